@@ -1,0 +1,364 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Fiber, Layer, Option, Queue, TestClock } from "effect"
+import { fulfilmentHash } from "../domain/fulfilment.js"
+import { NewOrder } from "../domain/order.js"
+import { WebhookRequest } from "../domain/webhook.js"
+import type { Lease } from "../services/lease.js"
+import { OrderStore } from "../services/order-store.js"
+import { Providers } from "../services/providers.js"
+import { type RetryPolicyOptions, RetryPolicy } from "../services/retry-policy.js"
+import { deliver } from "../pipeline/deliver.js"
+import { receive } from "../pipeline/receive.js"
+import { sweep } from "../pipeline/sweep.js"
+import { withStoreFaults, type StoreFaults } from "../testing/faults.js"
+import { RecordingAlerter } from "../testing/recording-alerter.js"
+import { layerTestRenderer } from "../testing/renderer.js"
+import { MailerSteps, ScriptedMailer, type ScriptedMailerOptions } from "../testing/scripted-mailer.js"
+import { makeTestProvider, paidEvent, signTestRequest } from "../testing/test-provider.js"
+import { eventually, TEST_SECRET } from "./fixtures.js"
+
+type StoreLayer = Layer.Layer<OrderStore | Lease, unknown>
+
+export interface Scenario {
+  readonly mailer?: ScriptedMailerOptions
+  readonly alerterFails?: boolean
+  readonly policy?: RetryPolicyOptions
+  readonly faults?: StoreFaults
+}
+
+/**
+ * The pipeline's guarantees, shown through `receive`, `deliver` and `sweep`
+ * on any store. Each test builds a fresh store from `makeLayer`; time is TestClock.
+ */
+export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
+  describe(`pipeline behaviours: ${name}`, () => {
+    const environment = (scenario: Scenario) => {
+      const store = scenario.faults ? withStoreFaults(makeLayer(), scenario.faults) : makeLayer()
+      return Layer.mergeAll(
+        store,
+        ScriptedMailer.layer(scenario.mailer),
+        RecordingAlerter.layer({ failing: scenario.alerterFails ?? false }),
+        Providers.layer(makeTestProvider({ secret: TEST_SECRET })),
+        layerTestRenderer,
+        // In-request retries without delay, so tests need not drive the clock through them.
+        RetryPolicy.layer({ inRequestBase: 0, ...scenario.policy })
+      )
+    }
+    type Env = Layer.Layer.Success<ReturnType<typeof environment>>
+    const scenario = (title: string, setup: Scenario, body: Effect.Effect<void, unknown, Env>) =>
+      it.effect(title, () => Effect.provide(body, environment(setup)))
+
+    const webhook = (orderId: string, options: { eventId?: string; email?: string } = {}) =>
+      Effect.flatMap(
+        signTestRequest(
+          TEST_SECRET,
+          paidEvent(options.eventId ?? `evt_${orderId}`, {
+            orderId,
+            email: options.email ?? `${orderId}@example.com`,
+            product: "course-101",
+            amount: 1900,
+            currency: "usd"
+          })
+        ),
+        (request) => receive("test", request)
+      )
+    const order = (id: string) =>
+      Effect.flatMap(OrderStore, (store) => Effect.flatMap(store.get(`test:${id}`), (o) => Effect.orDie(o)))
+    const delivered = Effect.flatMap(ScriptedMailer, (m) => m.delivered)
+    const calls = Effect.flatMap(ScriptedMailer, (m) => m.calls)
+    const runSweep = sweep()
+
+    for (const count of [2, 50]) {
+      scenario(
+        `${count} simultaneous identical webhooks send one email`,
+        { mailer: { script: [MailerSteps.slow("1 second")] } },
+        Effect.gen(function*() {
+          const answers = yield* Queue.unbounded<string>()
+          yield* Effect.forEach(
+            Array.from({ length: count }),
+            () => Effect.fork(Effect.flatMap(webhook("o1"), (outcome) => answers.offer(outcome._tag))),
+            { discard: true }
+          )
+          // Every sender but the lease holder answers while the holder is still sending.
+          const early = yield* Effect.forEach(Array.from({ length: count - 1 }), () => answers.take)
+          expect(early).toEqual(Array.from({ length: count - 1 }, () => "InProgress"))
+          yield* TestClock.adjust("1 second")
+          expect(yield* answers.take).toBe("Sent")
+          expect(yield* delivered).toHaveLength(1)
+          expect((yield* order("o1")).status).toBe("sent")
+          expect((yield* order("o1")).duplicatesPrevented).toBe(count - 1)
+        })
+      )
+    }
+
+    scenario(
+      "a replay after the send answers duplicate and sends nothing",
+      {},
+      Effect.gen(function*() {
+        expect((yield* webhook("o1"))._tag).toBe("Sent")
+        expect((yield* webhook("o1"))._tag).toBe("Duplicate")
+        expect((yield* webhook("o1", { eventId: "evt_other" }))._tag).toBe("Duplicate")
+        expect(yield* delivered).toHaveLength(1)
+        const store = yield* OrderStore
+        expect((yield* store.stats).duplicatesPrevented).toBe(2)
+      })
+    )
+
+    scenario(
+      "a fresh lease blocks the sweep",
+      { mailer: { script: [MailerSteps.slow("1 minute")] } },
+      Effect.gen(function*() {
+        const sender = yield* Effect.fork(webhook("o1"))
+        yield* eventually(calls, (list) => list.length === 1)
+        yield* TestClock.adjust("30 seconds")
+        const report = yield* runSweep
+        expect(report.scanned).toBe(0)
+        expect(yield* calls).toHaveLength(1)
+        yield* TestClock.adjust("30 seconds")
+        expect((yield* Fiber.join(sender))._tag).toBe("Sent")
+        expect(yield* delivered).toHaveLength(1)
+      })
+    )
+
+    scenario(
+      "an expired lease of a crashed sender is taken over by the sweep",
+      {},
+      Effect.gen(function*() {
+        // A sender stored and leased the order, then died before sending.
+        const store = yield* OrderStore
+        const provider = makeTestProvider({ secret: TEST_SECRET })
+        const request = yield* signTestRequest(
+          TEST_SECRET,
+          paidEvent("evt_o1", { orderId: "o1", email: "o1@example.com", amount: 100, currency: "usd" })
+        )
+        const event = yield* provider.verify(request)
+        const fulfilment = Option.getOrThrow(yield* provider.fulfilment(event))
+        yield* store.put(
+          new NewOrder({ provider: "test", eventId: event.id, eventType: event.type, fulfilment, payloadHash: yield* fulfilmentHash(fulfilment) }),
+          { now: 0, until: 300_000 }
+        )
+        yield* TestClock.adjust("4 minutes")
+        expect((yield* runSweep).scanned).toBe(0)
+        yield* TestClock.adjust("1 minute")
+        const report = yield* runSweep
+        expect(report).toMatchObject({ scanned: 1, sent: 1 })
+        expect(yield* delivered).toHaveLength(1)
+        const sent = yield* order("o1")
+        expect(sent.status).toBe("sent")
+        expect(sent.uncertain).toBe(true)
+      })
+    )
+
+    scenario(
+      "a late finisher with a stale token cannot mark the order and is counted as a lost lease",
+      {
+        mailer: { script: [MailerSteps.slow("2 minutes"), MailerSteps.succeed] },
+        policy: { leaseFor: "1 minute", sendTimeout: "10 minutes" }
+      },
+      Effect.gen(function*() {
+        const slow = yield* Effect.fork(webhook("o1"))
+        yield* eventually(calls, (list) => list.length === 1)
+        yield* TestClock.adjust("61 seconds")
+        expect((yield* runSweep).sent).toBe(1)
+        const taken = yield* order("o1")
+        expect(taken.status).toBe("sent")
+        yield* TestClock.adjust("2 minutes")
+        expect((yield* Fiber.join(slow))._tag).toBe("Sent")
+        const after = yield* order("o1")
+        expect(after.messageId).toBe(taken.messageId)
+        expect(after.sentAt).toBe(taken.sentAt)
+        expect(after.leasesLost).toBe(1)
+        // Both calls carried one key; the mailer honours it, so one email arrived.
+        const keys = (yield* calls).map((c) => c.idempotencyKey)
+        expect(keys).toEqual(["hookgate/order/test:o1", "hookgate/order/test:o1"])
+        expect(yield* delivered).toHaveLength(1)
+        const store = yield* OrderStore
+        expect((yield* store.stats).leasesLost).toBe(1)
+      })
+    )
+
+    scenario(
+      "a failed send answers retry, is recorded, and the sweep retries it when due, not before",
+      { mailer: { script: [MailerSteps.transient(), MailerSteps.transient(), MailerSteps.transient()] } },
+      Effect.gen(function*() {
+        const outcome = yield* webhook("o1")
+        expect(outcome._tag).toBe("Retry")
+        expect(yield* calls).toHaveLength(3) // two in-request retries
+        const failed = yield* order("o1")
+        expect(failed).toMatchObject({ status: "pending", attempts: 1, leaseToken: null })
+        expect(failed.lastError).toContain("transient")
+        expect(failed.nextAttemptAt).toBeGreaterThan(0)
+        expect((yield* runSweep).scanned).toBe(0)
+        yield* TestClock.setTime(failed.nextAttemptAt - 1)
+        expect((yield* runSweep).scanned).toBe(0)
+        yield* TestClock.setTime(failed.nextAttemptAt)
+        expect(yield* runSweep).toMatchObject({ scanned: 1, sent: 1, failed: 0 })
+        expect((yield* order("o1")).status).toBe("sent")
+        expect(yield* delivered).toHaveLength(1)
+      })
+    )
+
+    const capScenario =
+      Effect.gen(function*() {
+        expect((yield* webhook("o1"))._tag).toBe("Retry")
+        for (let attempt = 2; attempt <= 8; attempt++) {
+          yield* TestClock.setTime((yield* order("o1")).nextAttemptAt)
+          const report = yield* runSweep
+          expect(report.scanned).toBe(1)
+          expect(report[attempt === 8 ? "capped" : "failed"]).toBe(1)
+        }
+        const capped = yield* order("o1")
+        expect(capped).toMatchObject({ status: "capped", attempts: 8 })
+        expect(yield* calls).toHaveLength(8 * 3)
+        // Neither a webhook replay nor a later sweep sends again.
+        expect((yield* webhook("o1"))._tag).toBe("Capped")
+        yield* TestClock.adjust("30 days")
+        expect((yield* runSweep).scanned).toBe(0)
+        expect((yield* deliver("test:o1", { dueOnly: false }))._tag).toBe("Skipped")
+        expect(yield* calls).toHaveLength(8 * 3)
+        const attempted = yield* Effect.flatMap(RecordingAlerter, (a) => a.attempts)
+        expect(attempted.map((a) => a.kind)).toEqual(["capped"])
+        const stored = yield* Effect.flatMap(OrderStore, (s) => s.alerts({ limit: 10 }))
+        expect(stored).toHaveLength(1)
+        expect(stored[0]!.kind).toBe("capped")
+        return stored[0]!
+      })
+
+    scenario(
+      "after 8 recorded failures nothing sends; one alert is stored and sent once",
+      { mailer: { otherwise: MailerSteps.transient() } },
+      Effect.gen(function*() {
+        const alert = yield* capScenario
+        expect(alert.deliveredAt).not.toBeNull()
+        expect(alert.deliveryError).toBeNull()
+      })
+    )
+
+    scenario(
+      "a failing alerter does not lose the stored alert",
+      { mailer: { otherwise: MailerSteps.transient() }, alerterFails: true },
+      Effect.gen(function*() {
+        const alert = yield* capScenario
+        expect(alert.deliveredAt).toBeNull()
+        expect(alert.deliveryError).toBe("alert channel is down")
+      })
+    )
+
+    scenario(
+      "a replay with a different email is refused as a conflict and changes nothing",
+      {},
+      Effect.gen(function*() {
+        yield* webhook("o1")
+        const before = yield* order("o1")
+        const exit = yield* Effect.exit(webhook("o1", { eventId: "evt_evil", email: "mallory@example.com" }))
+        expect(Exit.isFailure(exit) && exit.cause._tag === "Fail" && exit.cause.error._tag).toBe("OrderConflict")
+        expect(yield* order("o1")).toEqual(before)
+        expect(yield* delivered).toHaveLength(1)
+        const receipts = yield* Effect.flatMap(OrderStore, (s) => s.receipts({ orderKey: "test:o1", limit: 10 }))
+        expect(receipts.map((r) => [r.eventId, r.outcome])).toEqual([["evt_evil", "conflict"]])
+      })
+    )
+
+    const markerFails =
+      Effect.gen(function*() {
+        expect((yield* webhook("o1"))._tag).toBe("Sent")
+        expect((yield* order("o1")).status).toBe("pending")
+        expect((yield* runSweep).scanned).toBe(0) // the unmarked lease still holds
+        yield* TestClock.adjust("5 minutes")
+        expect((yield* runSweep).sent).toBe(1)
+        const keys = (yield* calls).map((c) => c.idempotencyKey)
+        expect(keys).toEqual(["hookgate/order/test:o1", "hookgate/order/test:o1"])
+        const sent = yield* order("o1")
+        expect(sent.status).toBe("sent")
+        return sent
+      })
+
+    scenario(
+      "an accepted send whose marker fails is resent with the same key: a mailer that honours keys sends no second email",
+      { faults: { failComplete: 1 } },
+      Effect.gen(function*() {
+        const sent = yield* markerFails
+        expect(yield* delivered).toHaveLength(1)
+        expect(sent.possibleDuplicates).toBe(0)
+      })
+    )
+
+    scenario(
+      "an accepted send whose marker fails, through a mailer that ignores keys, counts and reports exactly one duplicate",
+      { faults: { failComplete: 1 }, mailer: { honoursIdempotencyKeys: false } },
+      Effect.gen(function*() {
+        const sent = yield* markerFails
+        expect(yield* delivered).toHaveLength(2)
+        expect(sent.possibleDuplicates).toBe(1)
+        const store = yield* OrderStore
+        expect((yield* store.stats).possibleDuplicates).toBe(1)
+        const alerts = yield* store.alerts({ limit: 10 })
+        expect(alerts.map((a) => a.kind)).toEqual(["possible_duplicate"])
+      })
+    )
+
+    scenario(
+      "an accepted-then-unknown send is retried with the same key and delivered once",
+      { mailer: { script: [MailerSteps.acceptedThenUnknown] } },
+      Effect.gen(function*() {
+        expect((yield* webhook("o1"))._tag).toBe("Retry")
+        expect(yield* calls).toHaveLength(1) // Unknown is not retried in-request
+        const uncertain = yield* order("o1")
+        expect(uncertain.uncertain).toBe(true)
+        yield* TestClock.setTime(uncertain.nextAttemptAt)
+        expect((yield* runSweep).sent).toBe(1)
+        expect(yield* delivered).toHaveLength(1)
+      })
+    )
+
+    scenario(
+      "a request that fails before the order is stored answers an error and stores nothing",
+      { faults: { failPut: 1 } },
+      Effect.gen(function*() {
+        const exit = yield* Effect.exit(webhook("o1"))
+        expect(Exit.isFailure(exit) && exit.cause._tag === "Fail" && exit.cause.error._tag).toBe("StoreUnavailable")
+        const store = yield* OrderStore
+        expect(Option.isNone(yield* store.get("test:o1"))).toBe(true)
+        expect(yield* calls).toHaveLength(0)
+        // The provider's retry then stores and sends it.
+        expect((yield* webhook("o1"))._tag).toBe("Sent")
+      })
+    )
+
+    scenario(
+      "an unverifiable request writes nothing",
+      {},
+      Effect.gen(function*() {
+        const request = yield* signTestRequest(
+          TEST_SECRET,
+          paidEvent("evt_1", { orderId: "o1", email: "a@example.com", amount: 1, currency: "usd" })
+        )
+        const tampered = WebhookRequest.fromParts(
+          new TextEncoder().encode(request.text.replace("a@example.com", "b@example.com")),
+          request.headers
+        )
+        const exit = yield* Effect.exit(receive("test", tampered))
+        expect(Exit.isFailure(exit) && exit.cause._tag === "Fail" && exit.cause.error._tag).toBe("SignatureError")
+        const stats = yield* Effect.flatMap(OrderStore, (s) => s.stats)
+        expect(stats).toMatchObject({ orders: { pending: 0, sent: 0, failed: 0, capped: 0 }, receipts: 0, alerts: 0 })
+      })
+    )
+
+    scenario(
+      "a rejected send is not retried, marks the order failed and reaches the operator",
+      { mailer: { script: [MailerSteps.rejected("invalid from address")] } },
+      Effect.gen(function*() {
+        const outcome = yield* webhook("o1")
+        expect(outcome._tag).toBe("Failed")
+        expect(yield* calls).toHaveLength(1)
+        expect(yield* order("o1")).toMatchObject({ status: "failed", attempts: 1 })
+        yield* TestClock.adjust("1 day")
+        expect((yield* runSweep).scanned).toBe(0)
+        expect((yield* webhook("o1"))._tag).toBe("Failed")
+        expect(yield* calls).toHaveLength(1)
+        const attempted = yield* Effect.flatMap(RecordingAlerter, (a) => a.attempts)
+        expect(attempted.map((a) => [a.kind, a.orderKey])).toEqual([["failed", "test:o1"]])
+        expect(attempted[0]!.message).toContain("invalid from address")
+      })
+    )
+  })

@@ -1,0 +1,255 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, type Layer, Option } from "effect"
+import { Alert } from "../domain/alert.js"
+import { SendReceipt } from "../domain/email.js"
+import { EventReceipt } from "../domain/order.js"
+import { Lease } from "../services/lease.js"
+import { OrderStore } from "../services/order-store.js"
+import { newOrder } from "./fixtures.js"
+
+/**
+ * The storage and lease contract every store must keep (in-memory, SQLite,
+ * D1, Postgres). Each test gets a fresh store from `makeLayer`.
+ */
+export const storeConformance = (name: string, makeLayer: () => Layer.Layer<OrderStore | Lease, unknown>) =>
+  describe(`store conformance: ${name}`, () => {
+    const test = (title: string, body: Effect.Effect<void, unknown, OrderStore | Lease>) =>
+      it.effect(title, () => Effect.provide(body, makeLayer()))
+    const T0 = 1_700_000_000_000
+    const LEASE = 300_000
+    const acquire = (key: string, now: number, options: { dueOnly?: boolean; maxAttempts?: number } = {}) =>
+      Effect.flatMap(Lease, (lease) =>
+        lease.acquire(key, {
+          now,
+          until: now + LEASE,
+          maxAttempts: options.maxAttempts ?? 8,
+          dueOnly: options.dueOnly ?? false
+        }))
+    const receipt = (id: string, at = T0) => new SendReceipt({ mailer: "m", messageId: id, acceptedAt: at })
+    const fail = (attempts: number, now: number, extra: Partial<{ status: "pending" | "failed" | "capped"; alert: Alert; uncertain: boolean }> = {}) => ({
+      now,
+      error: `boom ${attempts}`,
+      attempts,
+      status: extra.status ?? "pending",
+      nextAttemptAt: now + 60_000,
+      uncertain: extra.uncertain ?? false,
+      alert: Option.fromNullable(extra.alert)
+    })
+    const putNew = (id: string, now = T0, email?: string) =>
+      Effect.gen(function*() {
+        const store = yield* OrderStore
+        const result = yield* store.put(yield* newOrder(id, email), { now, until: now + LEASE })
+        if (result._tag !== "Stored") return yield* Effect.dieMessage(`expected Stored, got ${result._tag}`)
+        return result.leased
+      })
+    const get = (key: string) => Effect.flatMap(OrderStore, (store) => Effect.flatMap(store.get(key), Effect.orDie))
+
+    test("put stores a new order leased to the caller", Effect.gen(function*() {
+      const leased = yield* putNew("a")
+      expect(leased.token).toMatch(/\S{16,}/)
+      const order = yield* get("test:a")
+      expect(order.status).toBe("pending")
+      expect(order.attempts).toBe(0)
+      expect(order.leaseToken).toBe(leased.token)
+      expect(order.leaseExpiresAt).toBe(T0 + LEASE)
+      expect(order.nextAttemptAt).toBe(T0)
+      expect(order.fulfilment.email).toBe("a@example.com")
+      expect(order.fulfilment.metadata).toEqual({ plan: "pro" })
+      expect(order.eventId).toBe("evt_a")
+    }))
+
+    test("put of the same order answers AlreadyStored; a different payload answers Conflict and changes nothing", Effect.gen(function*() {
+      const store = yield* OrderStore
+      yield* putNew("a")
+      const before = yield* get("test:a")
+      const again = yield* store.put(yield* newOrder("a"), { now: T0 + 1, until: T0 + 1 + LEASE })
+      expect(again._tag).toBe("AlreadyStored")
+      const other = yield* store.put(yield* newOrder("a", "mallory@example.com"), { now: T0 + 2, until: T0 + 2 + LEASE })
+      expect(other._tag).toBe("Conflict")
+      if (other._tag === "Conflict") expect(other.existing.fulfilment.email).toBe("a@example.com")
+      expect(yield* get("test:a")).toEqual(before)
+    }))
+
+    test("a fresh lease cannot be taken; an expired one is taken over with a new token and marks the order uncertain", Effect.gen(function*() {
+      const first = yield* putNew("a")
+      expect(Option.isNone(yield* acquire("test:a", T0 + LEASE - 1))).toBe(true)
+      const second = yield* acquire("test:a", T0 + LEASE)
+      expect(Option.isSome(second)).toBe(true)
+      const token = Option.getOrThrow(second).token
+      expect(token).not.toBe(first.token)
+      const order = yield* get("test:a")
+      expect(order.leaseToken).toBe(token)
+      expect(order.uncertain).toBe(true)
+    }))
+
+    test("a stale token can neither complete nor release, and changes nothing", Effect.gen(function*() {
+      const lease = yield* Lease
+      const first = yield* putNew("a")
+      const second = Option.getOrThrow(yield* acquire("test:a", T0 + LEASE))
+      const before = yield* get("test:a")
+      expect(yield* lease.complete("test:a", first.token, receipt("late"), { now: T0 + LEASE + 1, mailerHonoursKeys: true }))
+        .toEqual(Option.none())
+      expect(yield* lease.release("test:a", first.token, fail(1, T0 + LEASE + 1, { status: "capped" }))).toBe(false)
+      expect(yield* get("test:a")).toEqual(before)
+      expect(Option.isSome(yield* lease.complete("test:a", second.token, receipt("m-2"), { now: T0 + LEASE + 2, mailerHonoursKeys: true })))
+        .toBe(true)
+      const order = yield* get("test:a")
+      expect(order.status).toBe("sent")
+      expect(order.messageId).toBe("m-2")
+      expect(order.sentAt).toBe(T0 + LEASE + 2)
+      expect(order.leaseToken).toBeNull()
+    }))
+
+    test("a sent order cannot be leased again", Effect.gen(function*() {
+      const lease = yield* Lease
+      const leased = yield* putNew("a")
+      yield* lease.complete("test:a", leased.token, receipt("m-1"), { now: T0 + 1, mailerHonoursKeys: true })
+      expect(Option.isNone(yield* acquire("test:a", T0 + 10 * LEASE))).toBe(true)
+      expect(Option.isNone(yield* acquire("test:a", T0 + 10 * LEASE, { dueOnly: true }))).toBe(true)
+    }))
+
+    test("completing an uncertain order counts a possible duplicate only when the mailer ignores keys", Effect.gen(function*() {
+      const lease = yield* Lease
+      yield* putNew("a")
+      yield* putNew("b")
+      const a = Option.getOrThrow(yield* acquire("test:a", T0 + LEASE))
+      const b = Option.getOrThrow(yield* acquire("test:b", T0 + LEASE))
+      const doneA = yield* lease.complete("test:a", a.token, receipt("m-a"), { now: T0 + LEASE, mailerHonoursKeys: true })
+      const doneB = yield* lease.complete("test:b", b.token, receipt("m-b"), { now: T0 + LEASE, mailerHonoursKeys: false })
+      expect(doneA).toEqual(Option.some({ possibleDuplicate: false }))
+      expect(doneB).toEqual(Option.some({ possibleDuplicate: true }))
+      expect((yield* get("test:a")).possibleDuplicates).toBe(0)
+      expect((yield* get("test:b")).possibleDuplicates).toBe(1)
+    }))
+
+    test("release records the failure, frees the lease and schedules the next attempt", Effect.gen(function*() {
+      const lease = yield* Lease
+      const leased = yield* putNew("a")
+      expect(yield* lease.release("test:a", leased.token, fail(1, T0 + 5, { uncertain: true }))).toBe(true)
+      const order = yield* get("test:a")
+      expect(order.status).toBe("pending")
+      expect(order.attempts).toBe(1)
+      expect(order.lastError).toBe("boom 1")
+      expect(order.nextAttemptAt).toBe(T0 + 5 + 60_000)
+      expect(order.leaseToken).toBeNull()
+      expect(order.uncertain).toBe(true)
+      // Due-only acquisition waits for the next attempt; any other sender may take it now.
+      expect(Option.isNone(yield* acquire("test:a", T0 + 10, { dueOnly: true }))).toBe(true)
+      expect(Option.isSome(yield* acquire("test:a", T0 + 10))).toBe(true)
+    }))
+
+    test("a release that caps stores its alert in the same step; a stale one stores nothing", Effect.gen(function*() {
+      const store = yield* OrderStore
+      const lease = yield* Lease
+      const leased = yield* putNew("a")
+      const alert = (id: string) =>
+        new Alert({ id, kind: "capped", orderKey: "test:a", message: "capped", createdAt: T0, deliveredAt: null, deliveryError: null })
+      expect(yield* lease.release("test:a", "not-the-token", fail(8, T0, { status: "capped", alert: alert("stale") }))).toBe(false)
+      expect(yield* store.alerts({ limit: 10 })).toEqual([])
+      expect(yield* lease.release("test:a", leased.token, fail(8, T0, { status: "capped", alert: alert("real") }))).toBe(true)
+      expect((yield* get("test:a")).status).toBe("capped")
+      expect((yield* store.alerts({ limit: 10 })).map((a) => a.id)).toEqual(["real"])
+      expect(Option.isNone(yield* acquire("test:a", T0 + 10 * LEASE))).toBe(true)
+    }))
+
+    test("acquire refuses an order at the attempt cap", Effect.gen(function*() {
+      const lease = yield* Lease
+      const leased = yield* putNew("a")
+      yield* lease.release("test:a", leased.token, fail(3, T0))
+      expect(Option.isNone(yield* acquire("test:a", T0 + LEASE, { maxAttempts: 3 }))).toBe(true)
+      expect(Option.isSome(yield* acquire("test:a", T0 + LEASE, { maxAttempts: 4 }))).toBe(true)
+    }))
+
+    test("due lists pending orders that are due, free and below the cap, oldest first, up to the limit", Effect.gen(function*() {
+      const store = yield* OrderStore
+      const lease = yield* Lease
+      const sent = yield* putNew("sent")
+      yield* lease.complete("test:sent", sent.token, receipt("m"), { now: T0, mailerHonoursKeys: true })
+      const later = yield* putNew("later")
+      yield* lease.release("test:later", later.token, { ...fail(1, T0), nextAttemptAt: T0 + 10 * LEASE })
+      const capped = yield* putNew("capped")
+      yield* lease.release("test:capped", capped.token, fail(8, T0, { status: "capped" }))
+      const soon = yield* putNew("soon")
+      yield* lease.release("test:soon", soon.token, { ...fail(1, T0), nextAttemptAt: T0 + 1 })
+      yield* putNew("leased", T0 + 2 * LEASE) // freshly leased at the time we look
+      yield* putNew("crashed", T0) // leased, never released: expired by the time we look
+      const now = T0 + 2 * LEASE + 1
+      expect(yield* store.due(now, { limit: 10, maxAttempts: 8 })).toEqual(["test:crashed", "test:soon"])
+      expect(yield* store.due(now, { limit: 1, maxAttempts: 8 })).toEqual(["test:crashed"])
+      expect(yield* store.due(now, { limit: 10, maxAttempts: 1 })).toEqual(["test:crashed"])
+    }))
+
+    test("receipts keep each verified event once and count its deliveries", Effect.gen(function*() {
+      const store = yield* OrderStore
+      const event = (outcome: "duplicate" | "ignored", at: number) =>
+        new EventReceipt({ provider: "test", eventId: "evt_1", eventType: "order.paid", orderKey: "test:a", outcome, receivedAt: at })
+      yield* store.recordReceipt(event("duplicate", T0))
+      yield* store.recordReceipt(event("duplicate", T0 + 1))
+      yield* store.recordReceipt(new EventReceipt({ provider: "test", eventId: "evt_2", eventType: "x", orderKey: null, outcome: "ignored", receivedAt: T0 }))
+      const rows = yield* store.receipts({ orderKey: "test:a", limit: 10 })
+      expect(rows).toHaveLength(1)
+      expect(rows[0]!.deliveries).toBe(2)
+      expect(rows[0]!.receivedAt).toBe(T0)
+      expect((yield* store.stats).receipts).toBe(2)
+    }))
+
+    test("counters and stats", Effect.gen(function*() {
+      const store = yield* OrderStore
+      const lease = yield* Lease
+      const a = yield* putNew("a")
+      yield* putNew("b")
+      yield* lease.complete("test:a", a.token, receipt("m"), { now: T0, mailerHonoursKeys: true })
+      yield* store.notePrevented("test:a")
+      yield* store.notePrevented("test:a")
+      yield* store.noteLeaseLost("test:b")
+      const stats = yield* store.stats
+      expect(stats.orders).toEqual({ pending: 1, sent: 1, failed: 0, capped: 0 })
+      expect(stats.duplicatesPrevented).toBe(2)
+      expect(stats.leasesLost).toBe(1)
+      expect(stats.possibleDuplicates).toBe(0)
+      expect((yield* store.list({ status: "sent", limit: 10 })).map((o) => o.key)).toEqual(["test:a"])
+      expect((yield* store.list({ limit: 10 })).map((o) => o.key).sort()).toEqual(["test:a", "test:b"])
+    }))
+
+    test("alerts are saved once and their delivery outcome is recorded", Effect.gen(function*() {
+      const store = yield* OrderStore
+      const alert = new Alert({ id: "x", kind: "failed", orderKey: "test:a", message: "m", createdAt: T0, deliveredAt: null, deliveryError: null })
+      expect(yield* store.saveAlert(alert)).toBe(true)
+      expect(yield* store.saveAlert(alert)).toBe(false)
+      yield* store.markAlert("x", { at: T0 + 1, error: "channel down" })
+      expect((yield* store.alerts({ limit: 10 }))[0]).toMatchObject({ deliveredAt: null, deliveryError: "channel down" })
+      yield* store.markAlert("x", { at: T0 + 2, error: null })
+      expect((yield* store.alerts({ limit: 10 }))[0]).toMatchObject({ deliveredAt: T0 + 2, deliveryError: null })
+      expect((yield* store.stats).alerts).toBe(1)
+    }))
+
+    test("requeue puts a capped or failed order back, due now, and refuses others", Effect.gen(function*() {
+      const store = yield* OrderStore
+      const lease = yield* Lease
+      const a = yield* putNew("a")
+      yield* lease.release("test:a", a.token, fail(8, T0, { status: "capped" }))
+      yield* putNew("b")
+      const before = yield* store.requeue("test:a", T0 + 7)
+      expect(Option.map(before, (o) => o.status)).toEqual(Option.some("capped"))
+      const order = yield* get("test:a")
+      expect(order).toMatchObject({ status: "pending", attempts: 0, nextAttemptAt: T0 + 7 })
+      expect(Option.isNone(yield* store.requeue("test:b", T0))).toBe(true)
+      expect(Option.isNone(yield* store.requeue("test:none", T0))).toBe(true)
+    }))
+
+    test("fifty concurrent puts store once; fifty concurrent acquires of an expired lease grant one", Effect.gen(function*() {
+      const store = yield* OrderStore
+      const order = yield* newOrder("race")
+      const puts = yield* Effect.all(
+        Array.from({ length: 50 }, () => store.put(order, { now: T0, until: T0 + LEASE })),
+        { concurrency: "unbounded" }
+      )
+      expect(puts.filter((p) => p._tag === "Stored")).toHaveLength(1)
+      expect(puts.filter((p) => p._tag === "AlreadyStored")).toHaveLength(49)
+      const grants = yield* Effect.all(
+        Array.from({ length: 50 }, () => acquire("test:race", T0 + LEASE)),
+        { concurrency: "unbounded" }
+      )
+      expect(grants.filter(Option.isSome)).toHaveLength(1)
+    }))
+  })

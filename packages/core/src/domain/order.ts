@@ -1,0 +1,70 @@
+import { Schema } from "effect"
+import { Fulfilment } from "./fulfilment.js"
+
+/**
+ * `pending`: waiting to be sent (or being sent under a lease);
+ * `sent`: the mailer accepted it; `failed`: the mailer rejected it permanently;
+ * `capped`: the attempt cap was reached.
+ */
+export const OrderStatus = Schema.Literal("pending", "sent", "failed", "capped")
+export type OrderStatus = typeof OrderStatus.Type
+
+/** An order as it is stored. Times are epoch milliseconds from Effect's Clock. */
+export class Order extends Schema.Class<Order>("Order")({
+  key: Schema.String,
+  provider: Schema.String,
+  eventId: Schema.String,
+  eventType: Schema.String,
+  fulfilment: Fulfilment,
+  payloadHash: Schema.String,
+  status: OrderStatus,
+  attempts: Schema.Int,
+  nextAttemptAt: Schema.Number,
+  lastError: Schema.NullOr(Schema.String),
+  leaseToken: Schema.NullOr(Schema.String),
+  leaseExpiresAt: Schema.NullOr(Schema.Number),
+  /** A lease expired unreleased, or a send ended `Unknown`: an email may already be out. */
+  uncertain: Schema.Boolean,
+  messageId: Schema.NullOr(Schema.String),
+  sentAt: Schema.NullOr(Schema.Number),
+  duplicatesPrevented: Schema.Int,
+  possibleDuplicates: Schema.Int,
+  leasesLost: Schema.Int,
+  createdAt: Schema.Number,
+  updatedAt: Schema.Number
+}) {}
+
+/** What the pipeline hands the store for a first write. */
+export class NewOrder extends Schema.Class<NewOrder>("NewOrder")({
+  provider: Schema.String,
+  eventId: Schema.String,
+  eventType: Schema.String,
+  fulfilment: Fulfilment,
+  payloadHash: Schema.String
+}) {
+  get key(): string {
+    return this.fulfilment.orderKey
+  }
+}
+
+/** A verified event that did not create an order: a replay, an ignored type, a conflict. */
+export const ReceiptOutcome = Schema.Literal("ignored", "duplicate", "in_progress", "conflict", "replayed")
+export type ReceiptOutcome = typeof ReceiptOutcome.Type
+
+export class EventReceipt extends Schema.Class<EventReceipt>("EventReceipt")({
+  provider: Schema.String,
+  eventId: Schema.String,
+  eventType: Schema.String,
+  orderKey: Schema.NullOr(Schema.String),
+  outcome: ReceiptOutcome,
+  receivedAt: Schema.Number
+}) {}
+
+export interface StoreStats {
+  readonly orders: Readonly<Record<OrderStatus, number>>
+  readonly duplicatesPrevented: number
+  readonly possibleDuplicates: number
+  readonly leasesLost: number
+  readonly alerts: number
+  readonly receipts: number
+}

@@ -1,0 +1,40 @@
+import { Schema } from "effect"
+
+/**
+ * A webhook as it arrived: the raw body bytes (signatures are computed over
+ * these, never over re-serialised JSON) and the headers with lower-cased names.
+ */
+export class WebhookRequest extends Schema.Class<WebhookRequest>("WebhookRequest")({
+  body: Schema.Uint8ArrayFromSelf,
+  headers: Schema.Record({ key: Schema.String, value: Schema.String })
+}) {
+  /** Builds a request from any header shape, lower-casing the names. */
+  static fromParts(body: Uint8Array, headers: Iterable<readonly [string, string]> | Record<string, string>) {
+    const entries = Symbol.iterator in headers
+      ? Array.from(headers as Iterable<readonly [string, string]>)
+      : Object.entries(headers)
+    const lowered: Record<string, string> = {}
+    for (const [name, value] of entries) {
+      const key = name.toLowerCase()
+      // Repeated headers are joined as HTTP allows; verifiers then see the duplication.
+      lowered[key] = key in lowered ? `${lowered[key]}, ${value}` : value
+    }
+    return new WebhookRequest({ body, headers: lowered })
+  }
+
+  header(name: string): string | undefined {
+    return this.headers[name.toLowerCase()]
+  }
+
+  get text(): string {
+    return new TextDecoder().decode(this.body)
+  }
+}
+
+/** An event whose signature checked out, with its JSON payload parsed but not yet decoded. */
+export class VerifiedEvent extends Schema.Class<VerifiedEvent>("VerifiedEvent")({
+  provider: Schema.String,
+  id: Schema.String,
+  type: Schema.String,
+  payload: Schema.Unknown
+}) {}

@@ -1,0 +1,75 @@
+import type {
+  BodyTooLarge,
+  MalformedPayload,
+  OrderConflict,
+  SignatureError,
+  StoreUnavailable,
+  UnknownProvider
+} from "../errors.js"
+import type { Outcome } from "../pipeline/outcome.js"
+
+/** The one place where outcomes and errors become HTTP statuses (DESIGN.md's contract table). */
+
+export type ReceiveError =
+  | UnknownProvider
+  | SignatureError
+  | MalformedPayload
+  | OrderConflict
+  | BodyTooLarge
+  | StoreUnavailable
+
+export interface ContractBody {
+  readonly status: string
+  readonly orderId?: string
+  readonly [detail: string]: unknown
+}
+
+export interface ContractAnswer {
+  readonly httpStatus: number
+  readonly body: ContractBody
+}
+
+export const answerOutcome = (outcome: Outcome): ContractAnswer => {
+  switch (outcome._tag) {
+    case "Sent":
+      return { httpStatus: 200, body: { status: "sent", orderId: outcome.orderKey } }
+    case "Duplicate":
+      return { httpStatus: 200, body: { status: "duplicate", orderId: outcome.orderKey } }
+    case "InProgress":
+    case "Skipped":
+      return { httpStatus: 202, body: { status: "in_progress", orderId: outcome.orderKey } }
+    case "Ignored":
+      return { httpStatus: 200, body: { status: "ignored", eventType: outcome.eventType } }
+    case "Capped":
+      return { httpStatus: 200, body: { status: "capped", orderId: outcome.orderKey } }
+    case "Failed":
+      // Not in DESIGN.md's table: a permanent rejection. 200, because the provider
+      // retrying the webhook cannot help; the operator was alerted.
+      return { httpStatus: 200, body: { status: "failed", orderId: outcome.orderKey } }
+    case "Retry":
+      return {
+        httpStatus: 500,
+        body: { status: "retry", orderId: outcome.orderKey, nextAttemptAt: new Date(outcome.nextAttemptAt).toISOString() }
+      }
+  }
+}
+
+export const answerError = (error: ReceiveError): ContractAnswer => {
+  switch (error._tag) {
+    case "UnknownProvider":
+      return { httpStatus: 404, body: { status: "unknown_provider" } }
+    case "SignatureError":
+      return { httpStatus: 401, body: { status: "unauthorized", reason: error.reason } }
+    case "MalformedPayload":
+      return { httpStatus: 400, body: { status: "malformed", detail: error.detail } }
+    case "OrderConflict":
+      return { httpStatus: 409, body: { status: "conflict", orderId: error.orderKey } }
+    case "BodyTooLarge":
+      return { httpStatus: 413, body: { status: "too_large", limitBytes: error.limitBytes } }
+    case "StoreUnavailable":
+      return { httpStatus: 503, body: { status: "unavailable" } }
+  }
+}
+
+/** A defect (a bug, not a contract outcome): 500 so that the provider retries. */
+export const answerDefect: ContractAnswer = { httpStatus: 500, body: { status: "error" } }

@@ -1,0 +1,9 @@
+import { HttpApp, type HttpRouter } from "@effect/platform"
+import type { Layer } from "effect"
+
+/**
+ * A Web-standard `(Request) => Promise<Response>` handler for a router, with
+ * the layer built once (once per isolate on Workers), on the first request.
+ */
+export const toWebHandler = <E, R, LE>(router: HttpRouter.HttpRouter<E, R>, layer: Layer.Layer<R, LE>) =>
+  HttpApp.toWebHandlerLayer(router, layer)

@@ -1,0 +1,42 @@
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+import { WebhookRequest } from "../domain/webhook.js"
+import { MalformedPayload } from "../errors.js"
+import { receive } from "../pipeline/receive.js"
+import { answerDefect, answerError, answerOutcome, type ContractAnswer } from "./contract.js"
+import { readBodyLimited } from "./read-body.js"
+
+export interface WebhookRoutesOptions {
+  /** Bodies larger than this answer 413 `too_large` (default 256 KiB). */
+  readonly maxBodyBytes?: number
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 256 * 1024
+
+const respond = (answer: ContractAnswer) => HttpServerResponse.unsafeJson(answer.body, { status: answer.httpStatus })
+
+/** `POST /webhooks/:provider`: reads the raw body within the limit and runs `receive`. */
+export const handleWebhook = (providerName: string, options: WebhookRoutesOptions = {}) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const body = yield* readBodyLimited(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES).pipe(
+      Effect.catchTag("RequestError", (error) =>
+        Effect.fail(new MalformedPayload({ provider: providerName, detail: `body could not be read: ${error.reason}` })))
+    )
+    return yield* receive(providerName, WebhookRequest.fromParts(body, request.headers))
+  }).pipe(
+    Effect.map(answerOutcome),
+    Effect.catchAll((error) => Effect.succeed(answerError(error))),
+    Effect.catchAllDefect((defect) => Effect.as(Effect.logError("webhook handler defect", defect), answerDefect)),
+    Effect.map(respond)
+  )
+
+/** The webhook and health routes, shared by the Node server and the Worker. */
+export const webhookRoutes = (options: WebhookRoutesOptions = {}) =>
+  HttpRouter.empty.pipe(
+    HttpRouter.post(
+      "/webhooks/:provider",
+      Effect.flatMap(HttpRouter.params, (params) => handleWebhook(params.provider ?? "", options))
+    ),
+    HttpRouter.get("/healthz", HttpServerResponse.unsafeJson({ status: "ok" }))
+  )

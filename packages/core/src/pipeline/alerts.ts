@@ -1,0 +1,38 @@
+import { Clock, Effect } from "effect"
+import { Alert, type AlertKind } from "../domain/alert.js"
+import { Metrics } from "../observability/metrics.js"
+import { Alerter } from "../services/alerter.js"
+import { OrderStore } from "../services/order-store.js"
+
+export const makeAlert = (
+  fields: { readonly id: string; readonly kind: AlertKind; readonly orderKey: string | null; readonly message: string },
+  now: number
+) => new Alert({ ...fields, createdAt: now, deliveredAt: null, deliveryError: null })
+
+/**
+ * Attempts an alert that is already stored, and records the attempt's outcome.
+ * A failing alerter is recorded on the stored alert, never thrown away or rethrown.
+ */
+export const attemptAlert = (alert: Alert) =>
+  Effect.gen(function*() {
+    const alerter = yield* Alerter
+    const store = yield* OrderStore
+    yield* Metrics.alert(alert.kind)
+    const result = yield* Effect.either(alerter.alert(alert))
+    const at = yield* Clock.currentTimeMillis
+    yield* store.markAlert(alert.id, {
+      at,
+      error: result._tag === "Left" ? result.left.detail : null
+    })
+  }).pipe(
+    Effect.catchAll((error) => Effect.logError("could not record an alert's delivery", error)),
+    Effect.withSpan("hookgate.alert", { attributes: { kind: alert.kind } })
+  )
+
+/** Stores an alert (once per id) and attempts it when it was new. */
+export const raiseAlert = (alert: Alert) =>
+  Effect.gen(function*() {
+    const store = yield* OrderStore
+    const isNew = yield* store.saveAlert(alert)
+    if (isNew) yield* attemptAlert(alert)
+  }).pipe(Effect.catchAll((error) => Effect.logError("could not store an alert", error)))

@@ -1,0 +1,115 @@
+import { Clock, Duration, Effect, Option } from "effect"
+import { fulfilmentHash } from "../domain/fulfilment.js"
+import { EventReceipt, NewOrder, type Order, type ReceiptOutcome } from "../domain/order.js"
+import type { VerifiedEvent, WebhookRequest } from "../domain/webhook.js"
+import { OrderConflict } from "../errors.js"
+import { Metrics } from "../observability/metrics.js"
+import { Lease } from "../services/lease.js"
+import { OrderStore } from "../services/order-store.js"
+import { Providers } from "../services/providers.js"
+import { RetryPolicy } from "../services/retry-policy.js"
+import { Outcome } from "./outcome.js"
+import { sendLeased } from "./send-leased.js"
+
+const recordReceipt = (event: VerifiedEvent, orderKey: string | null, outcome: ReceiptOutcome, now: number) =>
+  Effect.flatMap(OrderStore, (store) =>
+    store.recordReceipt(
+      new EventReceipt({
+        provider: event.provider,
+        eventId: event.id,
+        eventType: event.type,
+        orderKey,
+        outcome,
+        receivedAt: now
+      })
+    ))
+
+const preventedDuplicate = (key: string) =>
+  Effect.zipRight(Metrics.duplicatePrevented, Effect.flatMap(OrderStore, (store) => store.notePrevented(key)))
+
+/** A verified event for an order that is already stored. */
+const receiveAgain = (event: VerifiedEvent, order: Order, now: number) =>
+  Effect.gen(function*() {
+    const key = order.key
+    switch (order.status) {
+      case "sent":
+        yield* recordReceipt(event, key, "duplicate", now)
+        yield* preventedDuplicate(key)
+        return Outcome.Duplicate({ orderKey: key })
+      case "capped":
+        yield* recordReceipt(event, key, "replayed", now)
+        return Outcome.Capped({ orderKey: key })
+      case "failed":
+        yield* recordReceipt(event, key, "replayed", now)
+        return Outcome.Failed({ orderKey: key, error: order.lastError ?? "rejected" })
+      case "pending": {
+        const policy = yield* RetryPolicy
+        const lease = yield* Lease
+        // A provider's retry is itself backed off, so it may send whenever the lease is
+        // free; the attempt cap bounds every sender together. Only the sweep waits for due.
+        const leased = yield* lease.acquire(key, {
+          now,
+          until: now + Duration.toMillis(policy.leaseFor),
+          maxAttempts: policy.maxAttempts,
+          dueOnly: false
+        })
+        if (Option.isNone(leased)) {
+          yield* recordReceipt(event, key, "in_progress", now)
+          yield* preventedDuplicate(key)
+          return Outcome.InProgress({ orderKey: key })
+        }
+        yield* recordReceipt(event, key, "replayed", now)
+        return yield* sendLeased(leased.value)
+      }
+    }
+  })
+
+/**
+ * A webhook from arrival to outcome: verify, decode, store (leased, in one
+ * statement), send, record. Every answer follows the HTTP contract: an order is
+ * stored before any 2xx, and nothing is written for an unverified request.
+ */
+export const receive = (providerName: string, request: WebhookRequest) =>
+  Effect.gen(function*() {
+    const provider = yield* Effect.flatMap(Providers, (providers) => providers.get(providerName))
+    const event = yield* provider.verify(request).pipe(Effect.withSpan("hookgate.verify"))
+    const fulfilment = yield* provider.fulfilment(event).pipe(Effect.withSpan("hookgate.decode"))
+    const now = yield* Clock.currentTimeMillis
+    if (Option.isNone(fulfilment)) {
+      yield* recordReceipt(event, null, "ignored", now)
+      return Outcome.Ignored({ eventType: event.type })
+    }
+
+    const store = yield* OrderStore
+    const policy = yield* RetryPolicy
+    const order = new NewOrder({
+      provider: provider.name,
+      eventId: event.id,
+      eventType: event.type,
+      fulfilment: fulfilment.value,
+      payloadHash: yield* fulfilmentHash(fulfilment.value)
+    })
+    const put = yield* store.put(order, { now, until: now + Duration.toMillis(policy.leaseFor) }).pipe(
+      Effect.withSpan("hookgate.store")
+    )
+    switch (put._tag) {
+      case "Stored":
+        return yield* sendLeased(put.leased)
+      case "Conflict":
+        yield* recordReceipt(event, order.key, "conflict", now)
+        return yield* new OrderConflict({
+          orderKey: order.key,
+          existingStatus: put.existing.status,
+          existingHash: put.existing.payloadHash,
+          incomingHash: order.payloadHash
+        })
+      case "AlreadyStored":
+        return yield* receiveAgain(event, put.order, now)
+    }
+  }).pipe(
+    Effect.tapBoth({
+      onSuccess: (outcome) => Metrics.webhook(providerName, outcome._tag),
+      onFailure: (error) => Metrics.webhook(providerName, error._tag)
+    }),
+    Effect.withSpan("hookgate.receive", { attributes: { provider: providerName } })
+  )

@@ -1,0 +1,57 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Alert } from "../domain/alert.js"
+import type { SendReceipt } from "../domain/email.js"
+import type { Order } from "../domain/order.js"
+import type { StoreUnavailable } from "../errors.js"
+
+/** A lease held on an order: the token proves ownership, the order is its state when leased. */
+export interface Leased {
+  readonly token: string
+  readonly order: Order
+}
+
+export interface ReleaseFailure {
+  readonly now: number
+  readonly error: string
+  /** The attempts count after this failure (the holder knows it: nobody else may change it). */
+  readonly attempts: number
+  readonly status: "pending" | "failed" | "capped"
+  readonly nextAttemptAt: number
+  /** The send ended `Unknown`: the mailer may have accepted it. */
+  readonly uncertain: boolean
+  /** Stored in the same atomic step as the release, when the release caps or fails the order. */
+  readonly alert: Option.Option<Alert>
+}
+
+export interface LeaseShape {
+  /**
+   * Takes the lease of a pending order below the cap whose lease is free or
+   * expired (and, with `dueOnly`, whose next attempt is due). A fresh random
+   * token each time. Taking over an expired, unreleased lease marks the order
+   * uncertain: the previous holder may have sent.
+   */
+  readonly acquire: (
+    key: string,
+    options: {
+      readonly now: number
+      readonly until: number
+      readonly maxAttempts: number
+      readonly dueOnly: boolean
+    }
+  ) => Effect.Effect<Option.Option<Leased>, StoreUnavailable>
+  /**
+   * Marks the order sent, if `token` still holds the lease. `Some` when it did;
+   * `possibleDuplicate` is true when the order was uncertain and the mailer does
+   * not honour idempotency keys (counted on the order in the same statement).
+   */
+  readonly complete: (
+    key: string,
+    token: string,
+    receipt: SendReceipt,
+    options: { readonly now: number; readonly mailerHonoursKeys: boolean }
+  ) => Effect.Effect<Option.Option<{ readonly possibleDuplicate: boolean }>, StoreUnavailable>
+  /** Records a failed attempt and frees the lease, if `token` still holds it. */
+  readonly release: (key: string, token: string, failure: ReleaseFailure) => Effect.Effect<boolean, StoreUnavailable>
+}
+
+export class Lease extends Context.Tag("@hookgate/core/Lease")<Lease, LeaseShape>() {}

@@ -1,0 +1,22 @@
+import { Context, type Effect } from "effect"
+import type { OutgoingEmail, SendReceipt } from "../domain/email.js"
+import type { MailerError } from "../errors.js"
+
+export interface SendOptions {
+  /** Derived from the order key alone: identical for every sender and every retry. */
+  readonly idempotencyKey: string
+}
+
+export interface MailerShape {
+  readonly name: string
+  /** Whether a repeated key within the provider's window is answered without a second email. */
+  readonly honoursIdempotencyKeys: boolean
+  readonly send: (email: OutgoingEmail, options: SendOptions) => Effect.Effect<SendReceipt, MailerError>
+  /** Optional batch send (one key for the whole batch); answers one receipt per email, in order. */
+  readonly sendBatch?: (
+    emails: ReadonlyArray<OutgoingEmail>,
+    options: SendOptions
+  ) => Effect.Effect<ReadonlyArray<SendReceipt>, MailerError>
+}
+
+export class Mailer extends Context.Tag("@hookgate/core/Mailer")<Mailer, MailerShape>() {}

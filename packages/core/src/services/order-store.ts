@@ -1,0 +1,56 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Alert } from "../domain/alert.js"
+import type { EventReceipt, NewOrder, Order, OrderStatus, StoreStats } from "../domain/order.js"
+import type { StoreUnavailable } from "../errors.js"
+import type { Leased } from "./lease.js"
+
+/**
+ * The outcome of the first write for an order. A new order is stored already
+ * leased to the caller (one statement: store and lease together).
+ */
+export type PutResult =
+  | { readonly _tag: "Stored"; readonly leased: Leased }
+  | { readonly _tag: "AlreadyStored"; readonly order: Order }
+  | { readonly _tag: "Conflict"; readonly existing: Order }
+
+export interface OrderStoreShape {
+  /** Stores a new order leased until `until`, or reports the order already under that key. */
+  readonly put: (
+    order: NewOrder,
+    lease: { readonly now: number; readonly until: number }
+  ) => Effect.Effect<PutResult, StoreUnavailable>
+  readonly get: (key: string) => Effect.Effect<Option.Option<Order>, StoreUnavailable>
+  /** Keys of pending orders whose next attempt is due, lease free or expired, below the cap. */
+  readonly due: (
+    now: number,
+    options: { readonly limit: number; readonly maxAttempts: number }
+  ) => Effect.Effect<ReadonlyArray<string>, StoreUnavailable>
+  readonly list: (
+    options: { readonly status?: OrderStatus | undefined; readonly limit: number }
+  ) => Effect.Effect<ReadonlyArray<Order>, StoreUnavailable>
+  /** Keeps a verified event that did not create an order; repeats of one event id are counted. */
+  readonly recordReceipt: (receipt: EventReceipt) => Effect.Effect<void, StoreUnavailable>
+  readonly receipts: (
+    options: { readonly orderKey?: string | undefined; readonly limit: number }
+  ) => Effect.Effect<ReadonlyArray<EventReceipt & { readonly deliveries: number }>, StoreUnavailable>
+  /** Counts a replay that was answered without sending. */
+  readonly notePrevented: (key: string) => Effect.Effect<void, StoreUnavailable>
+  /** Counts a sender that finished after losing its lease. Touches no lease state. */
+  readonly noteLeaseLost: (key: string) => Effect.Effect<void, StoreUnavailable>
+  /**
+   * Puts a capped or failed order back in the queue (operator action): pending,
+   * attempts reset, due now. Answers the order as it was before, or None.
+   */
+  readonly requeue: (key: string, now: number) => Effect.Effect<Option.Option<Order>, StoreUnavailable>
+  /** Stores an alert unless one with its id exists; answers whether it was new. */
+  readonly saveAlert: (alert: Alert) => Effect.Effect<boolean, StoreUnavailable>
+  /** Records the outcome of an alert's delivery attempt. */
+  readonly markAlert: (
+    id: string,
+    result: { readonly at: number; readonly error: string | null }
+  ) => Effect.Effect<void, StoreUnavailable>
+  readonly alerts: (options: { readonly limit: number }) => Effect.Effect<ReadonlyArray<Alert>, StoreUnavailable>
+  readonly stats: Effect.Effect<StoreStats, StoreUnavailable>
+}
+
+export class OrderStore extends Context.Tag("@hookgate/core/OrderStore")<OrderStore, OrderStoreShape>() {}

@@ -1,0 +1,22 @@
+import { Context, Effect, Layer } from "effect"
+import type { OutgoingEmail } from "../domain/email.js"
+import type { Order } from "../domain/order.js"
+import { RenderError } from "../errors.js"
+
+export interface RendererShape {
+  readonly render: (order: Order) => Effect.Effect<OutgoingEmail, RenderError>
+}
+
+/** The merchant's function from an order (and its fulfilment) to the email the buyer gets. */
+export class Renderer extends Context.Tag("@hookgate/core/Renderer")<Renderer, RendererShape>() {
+  /** A renderer from a plain function; a thrown error becomes a `RenderError`. */
+  static fromFunction(render: (order: Order) => OutgoingEmail): Layer.Layer<Renderer> {
+    return Layer.succeed(Renderer, {
+      render: (order) =>
+        Effect.try({
+          try: () => render(order),
+          catch: (cause) => new RenderError({ orderKey: order.key, detail: String(cause) })
+        })
+    })
+  }
+}

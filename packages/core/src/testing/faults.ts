@@ -1,0 +1,38 @@
+import { Context, Effect, Layer } from "effect"
+import { StoreUnavailable } from "../errors.js"
+import { Lease } from "../services/lease.js"
+import { OrderStore } from "../services/order-store.js"
+
+export interface StoreFaults {
+  /** The first n `put` calls fail with `StoreUnavailable` (nothing is written). */
+  readonly failPut?: number
+  /** The first n `complete` calls fail with `StoreUnavailable` (nothing is written). */
+  readonly failComplete?: number
+}
+
+const failFirst = (count: number | undefined, operation: string) => {
+  let remaining = count ?? 0
+  return <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | StoreUnavailable, R> =>
+    Effect.suspend((): Effect.Effect<A, E | StoreUnavailable, R> =>
+      remaining > 0
+        ? (remaining--, Effect.fail(new StoreUnavailable({ operation: `${operation} (injected fault)` })))
+        : effect
+    )
+}
+
+/** Wraps any store layer so that chosen operations fail, for the paths that follow a storage outage. */
+export const withStoreFaults = <E, R>(
+  base: Layer.Layer<OrderStore | Lease, E, R>,
+  faults: StoreFaults
+): Layer.Layer<OrderStore | Lease, E, R> =>
+  Layer.effectContext(
+    Effect.gen(function*() {
+      const store = yield* OrderStore
+      const lease = yield* Lease
+      const put = failFirst(faults.failPut, "put")
+      const complete = failFirst(faults.failComplete, "complete")
+      return Context.make(OrderStore, { ...store, put: (...args) => put(store.put(...args)) }).pipe(
+        Context.add(Lease, { ...lease, complete: (...args) => complete(lease.complete(...args)) })
+      )
+    })
+  ).pipe(Layer.provide(base))

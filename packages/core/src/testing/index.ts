@@ -1,0 +1,17 @@
+/**
+ * @hookgate/core/testing: public test layers for hookgate and for users' own tests.
+ */
+export { layerMemoryStore, makeMemoryStore } from "./memory-store.js"
+export {
+  type DeliveredEmail,
+  makeScriptedMailer,
+  type MailerStep,
+  MailerSteps,
+  ScriptedMailer,
+  type ScriptedMailerOptions,
+  type ScriptedMailerShape
+} from "./scripted-mailer.js"
+export { RecordingAlerter } from "./recording-alerter.js"
+export { makeTestProvider, paidEvent, signTestRequest, TEST_SIGNATURE_HEADER, type TestPaidOrder } from "./test-provider.js"
+export { type StoreFaults, withStoreFaults } from "./faults.js"
+export { layerTestRenderer } from "./renderer.js"

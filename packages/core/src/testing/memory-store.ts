@@ -1,0 +1,215 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { Alert } from "../domain/alert.js"
+import { type EventReceipt, Order, type OrderStatus, type StoreStats } from "../domain/order.js"
+import { Lease, type LeaseShape } from "../services/lease.js"
+import { OrderStore, type OrderStoreShape } from "../services/order-store.js"
+
+/**
+ * An in-memory `OrderStore` and `Lease` with the SQL store's semantics: each
+ * operation reads and writes in one synchronous step, as each SQL statement is
+ * atomic. For tests and examples; nothing survives the process.
+ */
+export const makeMemoryStore = () => {
+  const orders = new Map<string, Order>()
+  const receipts = new Map<string, EventReceipt & { deliveries: number }>()
+  const alerts = new Map<string, Alert>()
+
+  const update = (order: Order, changes: Partial<ConstructorParameters<typeof Order>[0]>) => {
+    const next = new Order({ ...order, ...changes })
+    orders.set(order.key, next)
+    return next
+  }
+  const leaseFree = (order: Order, now: number) =>
+    order.leaseToken === null || (order.leaseExpiresAt !== null && order.leaseExpiresAt <= now)
+
+  const store: OrderStoreShape = {
+    put: (incoming, { now, until }) =>
+      Effect.sync(() => {
+        const existing = orders.get(incoming.key)
+        if (existing) {
+          return existing.payloadHash === incoming.payloadHash
+            ? { _tag: "AlreadyStored" as const, order: existing }
+            : { _tag: "Conflict" as const, existing }
+        }
+        const token = crypto.randomUUID()
+        const order = new Order({
+          key: incoming.key,
+          provider: incoming.provider,
+          eventId: incoming.eventId,
+          eventType: incoming.eventType,
+          fulfilment: incoming.fulfilment,
+          payloadHash: incoming.payloadHash,
+          status: "pending",
+          attempts: 0,
+          nextAttemptAt: now,
+          lastError: null,
+          leaseToken: token,
+          leaseExpiresAt: until,
+          uncertain: false,
+          messageId: null,
+          sentAt: null,
+          duplicatesPrevented: 0,
+          possibleDuplicates: 0,
+          leasesLost: 0,
+          createdAt: now,
+          updatedAt: now
+        })
+        orders.set(order.key, order)
+        return { _tag: "Stored" as const, leased: { token, order } }
+      }),
+    get: (key) => Effect.sync(() => Option.fromNullable(orders.get(key))),
+    due: (now, { limit, maxAttempts }) =>
+      Effect.sync(() =>
+        Array.from(orders.values())
+          .filter((o) => o.status === "pending" && o.nextAttemptAt <= now && o.attempts < maxAttempts && leaseFree(o, now))
+          .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.key.localeCompare(b.key))
+          .slice(0, limit)
+          .map((o) => o.key)
+      ),
+    list: ({ limit, status }) =>
+      Effect.sync(() =>
+        Array.from(orders.values())
+          .filter((o) => status === undefined || o.status === status)
+          .sort((a, b) => b.createdAt - a.createdAt || a.key.localeCompare(b.key))
+          .slice(0, limit)
+      ),
+    recordReceipt: (receipt) =>
+      Effect.sync(() => {
+        const id = `${receipt.provider}\u0000${receipt.eventId}`
+        const seen = receipts.get(id)
+        receipts.set(id, {
+          ...receipt,
+          receivedAt: seen?.receivedAt ?? receipt.receivedAt,
+          deliveries: (seen?.deliveries ?? 0) + 1
+        } as EventReceipt & { deliveries: number })
+      }),
+    receipts: ({ limit, orderKey }) =>
+      Effect.sync(() =>
+        Array.from(receipts.values())
+          .filter((r) => orderKey === undefined || r.orderKey === orderKey)
+          .slice(0, limit)
+      ),
+    notePrevented: (key) =>
+      Effect.sync(() => {
+        const order = orders.get(key)
+        if (order) update(order, { duplicatesPrevented: order.duplicatesPrevented + 1 })
+      }),
+    noteLeaseLost: (key) =>
+      Effect.sync(() => {
+        const order = orders.get(key)
+        if (order) update(order, { leasesLost: order.leasesLost + 1 })
+      }),
+    requeue: (key, now) =>
+      Effect.sync(() => {
+        const order = orders.get(key)
+        if (!order || (order.status !== "capped" && order.status !== "failed")) return Option.none()
+        update(order, { status: "pending", attempts: 0, nextAttemptAt: now, updatedAt: now })
+        return Option.some(order)
+      }),
+    saveAlert: (alert) =>
+      Effect.sync(() => {
+        if (alerts.has(alert.id)) return false
+        alerts.set(alert.id, alert)
+        return true
+      }),
+    markAlert: (id, { at, error }) =>
+      Effect.sync(() => {
+        const alert = alerts.get(id)
+        if (alert) {
+          alerts.set(id, new Alert({
+            ...alert,
+            deliveredAt: error === null ? at : alert.deliveredAt,
+            deliveryError: error
+          }))
+        }
+      }),
+    alerts: ({ limit }) =>
+      Effect.sync(() => Array.from(alerts.values()).sort((a, b) => b.createdAt - a.createdAt).slice(0, limit)),
+    stats: Effect.sync((): StoreStats => {
+      const counts: Record<OrderStatus, number> = { pending: 0, sent: 0, failed: 0, capped: 0 }
+      let duplicatesPrevented = 0
+      let possibleDuplicates = 0
+      let leasesLost = 0
+      for (const order of orders.values()) {
+        counts[order.status]++
+        duplicatesPrevented += order.duplicatesPrevented
+        possibleDuplicates += order.possibleDuplicates
+        leasesLost += order.leasesLost
+      }
+      return {
+        orders: counts,
+        duplicatesPrevented,
+        possibleDuplicates,
+        leasesLost,
+        alerts: alerts.size,
+        receipts: receipts.size
+      }
+    })
+  }
+
+  const lease: LeaseShape = {
+    acquire: (key, { dueOnly, maxAttempts, now, until }) =>
+      Effect.sync(() => {
+        const order = orders.get(key)
+        if (
+          !order || order.status !== "pending" || order.attempts >= maxAttempts || !leaseFree(order, now) ||
+          (dueOnly && order.nextAttemptAt > now)
+        ) return Option.none()
+        const token = crypto.randomUUID()
+        const leased = update(order, {
+          leaseToken: token,
+          leaseExpiresAt: until,
+          // An expired lease that was never released: its holder may have sent.
+          uncertain: order.uncertain || order.leaseToken !== null,
+          updatedAt: now
+        })
+        return Option.some({ token, order: leased })
+      }),
+    complete: (key, token, receipt, { mailerHonoursKeys, now }) =>
+      Effect.sync(() => {
+        const order = orders.get(key)
+        if (!order || order.leaseToken !== token) return Option.none()
+        const possibleDuplicate = order.uncertain && !mailerHonoursKeys
+        update(order, {
+          status: "sent",
+          messageId: receipt.messageId,
+          sentAt: now,
+          leaseToken: null,
+          leaseExpiresAt: null,
+          lastError: null,
+          possibleDuplicates: order.possibleDuplicates + (possibleDuplicate ? 1 : 0),
+          updatedAt: now
+        })
+        return Option.some({ possibleDuplicate })
+      }),
+    release: (key, token, failure) =>
+      Effect.sync(() => {
+        const order = orders.get(key)
+        if (!order || order.leaseToken !== token) return false
+        update(order, {
+          status: failure.status,
+          attempts: failure.attempts,
+          lastError: failure.error,
+          nextAttemptAt: failure.nextAttemptAt,
+          leaseToken: null,
+          leaseExpiresAt: null,
+          uncertain: order.uncertain || failure.uncertain,
+          updatedAt: failure.now
+        })
+        if (Option.isSome(failure.alert) && !alerts.has(failure.alert.value.id)) {
+          alerts.set(failure.alert.value.id, failure.alert.value)
+        }
+        return true
+      })
+  }
+
+  return { store, lease }
+}
+
+/** A fresh in-memory store providing both `OrderStore` and `Lease`. */
+export const layerMemoryStore: Layer.Layer<OrderStore | Lease> = Layer.effectContext(
+  Effect.sync(() => {
+    const { lease, store } = makeMemoryStore()
+    return Context.make(OrderStore, store).pipe(Context.add(Lease, lease))
+  })
+)

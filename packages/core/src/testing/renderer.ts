@@ -1,0 +1,12 @@
+import { OutgoingEmail } from "../domain/email.js"
+import { Renderer } from "../services/renderer.js"
+
+/** A plain renderer for tests and the demo: one line naming the product and the order. */
+export const layerTestRenderer = Renderer.fromFunction((order) =>
+  new OutgoingEmail({
+    from: "shop@example.com",
+    to: order.fulfilment.email,
+    subject: `Your order ${order.key}`,
+    text: `Thank you for buying ${order.fulfilment.product ?? "our product"}. Order ${order.key}.`
+  })
+)

@@ -1,0 +1,121 @@
+import { Context, Data, Duration, Effect, Layer, Ref } from "effect"
+import { type OutgoingEmail, SendReceipt } from "../domain/email.js"
+import { type MailerError, Rejected, Transient, Unknown } from "../errors.js"
+import { Mailer, type MailerShape } from "../services/mailer.js"
+
+/** What the scripted mailer does on one call. */
+export type MailerStep = Data.TaggedEnum<{
+  Succeed: {}
+  Transient: { readonly retryAfter?: Duration.DurationInput; readonly alert?: boolean }
+  Rejected: { readonly detail: string }
+  /** The provider accepted the email (the buyer gets it), then the answer was lost. */
+  AcceptedThenUnknown: {}
+  /** Waits (on Effect's Clock, so TestClock drives it), then behaves as `then`. */
+  Slow: { readonly duration: Duration.DurationInput; readonly then: MailerStep }
+}>
+const Step = Data.taggedEnum<MailerStep>()
+
+export const MailerSteps = {
+  succeed: Step.Succeed(),
+  transient: (options: { readonly retryAfter?: Duration.DurationInput; readonly alert?: boolean } = {}) =>
+    Step.Transient(options),
+  rejected: (detail = "invalid recipient") => Step.Rejected({ detail }),
+  acceptedThenUnknown: Step.AcceptedThenUnknown(),
+  slow: (duration: Duration.DurationInput, then: MailerStep = Step.Succeed()) => Step.Slow({ duration, then })
+}
+
+/** An email that reached the buyer's inbox, with the key it was sent under. */
+export interface DeliveredEmail {
+  readonly email: OutgoingEmail
+  readonly idempotencyKey: string
+  readonly messageId: string
+}
+
+export interface ScriptedMailerShape extends MailerShape {
+  /** Emails the "provider" delivered: a repeated key is not delivered again when keys are honoured. */
+  readonly delivered: Effect.Effect<ReadonlyArray<DeliveredEmail>>
+  /** Every call, in order, with its key. */
+  readonly calls: Effect.Effect<ReadonlyArray<{ readonly idempotencyKey: string; readonly to: string }>>
+  /** Appends steps to the script. */
+  readonly push: (...steps: ReadonlyArray<MailerStep>) => Effect.Effect<void>
+}
+
+export interface ScriptedMailerOptions {
+  readonly name?: string
+  /** Default true: a repeated key answers the first receipt and delivers nothing new. */
+  readonly honoursIdempotencyKeys?: boolean
+  /** One step per call, in order; after the script runs out, `otherwise` (default: succeed). */
+  readonly script?: ReadonlyArray<MailerStep>
+  readonly otherwise?: MailerStep
+}
+
+/** A mailer whose every call is scripted, with fault injection, counting what it delivered. */
+export const makeScriptedMailer = (options: ScriptedMailerOptions = {}) =>
+  Effect.gen(function*() {
+    const name = options.name ?? "scripted"
+    const honours = options.honoursIdempotencyKeys ?? true
+    const script = yield* Ref.make<ReadonlyArray<MailerStep>>(options.script ?? [])
+    const delivered = yield* Ref.make<ReadonlyArray<DeliveredEmail>>([])
+    const calls = yield* Ref.make<ReadonlyArray<{ idempotencyKey: string; to: string }>>([])
+    const byKey = new Map<string, SendReceipt>()
+    let sequence = 0
+
+    const accept = (email: OutgoingEmail, idempotencyKey: string) =>
+      Effect.gen(function*() {
+        const earlier = byKey.get(idempotencyKey)
+        if (honours && earlier) return earlier
+        const messageId = `${name}-${++sequence}`
+        const receipt = new SendReceipt({ mailer: name, messageId, acceptedAt: yield* Effect.clockWith((c) => c.currentTimeMillis) })
+        if (!earlier) byKey.set(idempotencyKey, receipt)
+        yield* Ref.update(delivered, (list) => [...list, { email, idempotencyKey, messageId }])
+        return receipt
+      })
+
+    const run = (step: MailerStep, email: OutgoingEmail, key: string): Effect.Effect<SendReceipt, MailerError> =>
+      Step.$match(step, {
+        Succeed: () => accept(email, key),
+        Transient: ({ alert, retryAfter }) =>
+          Effect.fail(
+            new Transient({
+              mailer: name,
+              detail: "scripted transient failure",
+              ...(retryAfter === undefined ? {} : { retryAfter: Duration.decode(retryAfter) }),
+              ...(alert === undefined ? {} : { alert })
+            })
+          ),
+        Rejected: ({ detail }) => Effect.fail(new Rejected({ mailer: name, detail })),
+        AcceptedThenUnknown: () =>
+          Effect.zipRight(accept(email, key), Effect.fail(new Unknown({ mailer: name, detail: "connection dropped" }))),
+        Slow: ({ duration, then }) => Effect.zipRight(Effect.sleep(duration), run(then, email, key))
+      })
+
+    const mailer: ScriptedMailerShape = {
+      name,
+      honoursIdempotencyKeys: honours,
+      send: (email, { idempotencyKey }) =>
+        Effect.gen(function*() {
+          yield* Ref.update(calls, (list) => [...list, { idempotencyKey, to: email.to }])
+          const step = yield* Ref.modify(script, (steps) =>
+            steps.length > 0 ? [steps[0]!, steps.slice(1)] : [options.otherwise ?? Step.Succeed(), steps])
+          return yield* run(step, email, idempotencyKey)
+        }),
+      delivered: Ref.get(delivered),
+      calls: Ref.get(calls),
+      push: (...steps) => Ref.update(script, (current) => [...current, ...steps])
+    }
+    return mailer
+  })
+
+/** The scripted mailer, to read back what it delivered in a test. */
+export class ScriptedMailer extends Context.Tag("@hookgate/core/testing/ScriptedMailer")<
+  ScriptedMailer,
+  ScriptedMailerShape
+>() {
+  /** Provides both `Mailer` and `ScriptedMailer` (the same instance). */
+  static layer(options: ScriptedMailerOptions = {}): Layer.Layer<Mailer | ScriptedMailer> {
+    return Layer.effectContext(
+      Effect.map(makeScriptedMailer(options), (mailer) =>
+        Context.make(ScriptedMailer, mailer).pipe(Context.add(Mailer, mailer)))
+    )
+  }
+}
