@@ -1,0 +1,37 @@
+/** The small harness every benchmark suite uses: figures, rates, and the shared table. */
+
+export interface Figure {
+  /** The key in bench/results.json. */
+  readonly key: string
+  readonly label: string
+  readonly value: number
+  readonly unit: string
+}
+
+export interface BenchSuite {
+  readonly name: string
+  /** Runs the suite and answers its figures; baselines run in the same call, side by side. */
+  readonly run: () => Promise<ReadonlyArray<Figure>>
+  /** Ratios to print under the figures: [label, numerator key, denominator key]. */
+  readonly ratios?: ReadonlyArray<readonly [string, string, string]>
+}
+
+/**
+ * Operations per second of `op`, run sequentially for about `seconds` after a
+ * warm-up of a tenth of that.
+ */
+export const ratePerSecond = async (op: () => unknown, seconds = 2): Promise<number> => {
+  const runFor = async (ms: number) => {
+    const start = performance.now()
+    let count = 0
+    while (performance.now() - start < ms) {
+      await op()
+      count++
+    }
+    return count / ((performance.now() - start) / 1000)
+  }
+  await runFor(seconds * 100)
+  return runFor(seconds * 1000)
+}
+
+export const figure = (key: string, label: string, value: number, unit: string): Figure => ({ key, label, value, unit })

@@ -1,0 +1,4 @@
+import type { BenchSuite } from "../lib.js"
+
+/** Every benchmark suite, in the order the table prints them. */
+export const suites: ReadonlyArray<BenchSuite> = []
