@@ -1,4 +1,5 @@
 import type { BenchSuite } from "../lib.js"
+import { pipelineSuite } from "./pipeline.js"
 
 /** Every benchmark suite, in the order the table prints them. */
-export const suites: ReadonlyArray<BenchSuite> = []
+export const suites: ReadonlyArray<BenchSuite> = [pipelineSuite]

@@ -3,4 +3,4 @@
  */
 export { storeConformance } from "./store-conformance.js"
 export { pipelineBehaviours, type Scenario } from "./pipeline-behaviours.js"
-export { eventually, newOrder, TEST_SECRET } from "./fixtures.js"
+export { eventually, newOrder, TEST_SECRET } from "../testing/fixtures.js"

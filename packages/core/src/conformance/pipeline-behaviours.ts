@@ -15,7 +15,7 @@ import { RecordingAlerter } from "../testing/recording-alerter.js"
 import { layerTestRenderer } from "../testing/renderer.js"
 import { MailerSteps, ScriptedMailer, type ScriptedMailerOptions } from "../testing/scripted-mailer.js"
 import { makeTestProvider, paidEvent, signTestRequest } from "../testing/test-provider.js"
-import { eventually, TEST_SECRET } from "./fixtures.js"
+import { eventually, TEST_SECRET } from "../testing/fixtures.js"
 
 type StoreLayer = Layer.Layer<OrderStore | Lease, unknown>
 

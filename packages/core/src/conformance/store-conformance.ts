@@ -5,7 +5,7 @@ import { SendReceipt } from "../domain/email.js"
 import { EventReceipt } from "../domain/order.js"
 import { Lease } from "../services/lease.js"
 import { OrderStore } from "../services/order-store.js"
-import { newOrder } from "./fixtures.js"
+import { newOrder } from "../testing/fixtures.js"
 
 /**
  * The storage and lease contract every store must keep (in-memory, SQLite,
@@ -229,10 +229,11 @@ export const storeConformance = (name: string, makeLayer: () => Layer.Layer<Orde
       const a = yield* putNew("a")
       yield* lease.release("test:a", a.token, fail(8, T0, { status: "capped" }))
       yield* putNew("b")
-      const before = yield* store.requeue("test:a", T0 + 7)
-      expect(Option.map(before, (o) => o.status)).toEqual(Option.some("capped"))
+      const requeued = yield* store.requeue("test:a", T0 + 7)
+      expect(Option.map(requeued, (o) => o.status)).toEqual(Option.some("pending"))
       const order = yield* get("test:a")
-      expect(order).toMatchObject({ status: "pending", attempts: 0, nextAttemptAt: T0 + 7 })
+      expect(order).toMatchObject({ status: "pending", attempts: 0, nextAttemptAt: T0 + 7, lastError: "boom 8" })
+      expect(yield* store.due(T0 + 7, { limit: 10, maxAttempts: 8 })).toEqual(["test:a"])
       expect(Option.isNone(yield* store.requeue("test:b", T0))).toBe(true)
       expect(Option.isNone(yield* store.requeue("test:none", T0))).toBe(true)
     }))

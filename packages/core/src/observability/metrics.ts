@@ -26,13 +26,27 @@ const alerts = Metric.counter("hookgate_alerts_total", {
   incremental: true
 })
 
+// Tagged counters are built once per tag set: building a metric key hashes its tags.
+const memo = <A>(make: (key: string) => A) => {
+  const cache = new Map<string, A>()
+  return (key: string) => {
+    let value = cache.get(key)
+    if (value === undefined) cache.set(key, value = make(key))
+    return value
+  }
+}
+const webhookCounter = memo((key) => {
+  const [provider, outcome] = key.split("\u0000") as [string, string]
+  return Metric.increment(Metric.tagged(Metric.tagged(webhooks, "provider", provider), "outcome", outcome))
+})
+const sendCounter = memo((outcome) => Metric.increment(Metric.tagged(sends, "outcome", outcome)))
+const alertCounter = memo((kind) => Metric.increment(Metric.tagged(alerts, "kind", kind)))
+
 export const Metrics = {
-  webhook: (provider: string, outcome: string) =>
-    Metric.increment(Metric.tagged(Metric.tagged(webhooks, "provider", provider), "outcome", outcome)),
-  send: (outcome: "accepted" | "transient" | "rejected" | "unknown") =>
-    Metric.increment(Metric.tagged(sends, "outcome", outcome)),
+  webhook: (provider: string, outcome: string) => webhookCounter(`${provider}\u0000${outcome}`),
+  send: (outcome: "accepted" | "transient" | "rejected" | "unknown") => sendCounter(outcome),
   duplicatePrevented: Metric.increment(duplicatesPrevented),
   possibleDuplicate: Metric.increment(possibleDuplicates),
   leaseLost: Metric.increment(leasesLost),
-  alert: (kind: string) => Metric.increment(Metric.tagged(alerts, "kind", kind))
+  alert: (kind: string) => alertCounter(kind)
 } satisfies Record<string, Effect.Effect<void> | ((...args: Array<any>) => Effect.Effect<void>)>

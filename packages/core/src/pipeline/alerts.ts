@@ -1,6 +1,7 @@
 import { Clock, Effect } from "effect"
 import { Alert, type AlertKind } from "../domain/alert.js"
 import { Metrics } from "../observability/metrics.js"
+import { step } from "../observability/spans.js"
 import { Alerter } from "../services/alerter.js"
 import { OrderStore } from "../services/order-store.js"
 
@@ -26,7 +27,7 @@ export const attemptAlert = (alert: Alert) =>
     })
   }).pipe(
     Effect.catchAll((error) => Effect.logError("could not record an alert's delivery", error)),
-    Effect.withSpan("hookgate.alert", { attributes: { kind: alert.kind } })
+    step("alert", { kind: alert.kind })
   )
 
 /** Stores an alert (once per id) and attempts it when it was new. */

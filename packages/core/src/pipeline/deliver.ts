@@ -3,6 +3,7 @@ import { Lease } from "../services/lease.js"
 import { RetryPolicy } from "../services/retry-policy.js"
 import { Outcome } from "./outcome.js"
 import { sendLeased } from "./send-leased.js"
+import { step } from "../observability/spans.js"
 
 /**
  * One delivery attempt of a stored order, for the sweep and for operators:
@@ -23,4 +24,4 @@ export const deliver = (orderKey: string, options: { readonly dueOnly: boolean }
     return Option.isSome(leased)
       ? yield* sendLeased(leased.value)
       : Outcome.Skipped({ orderKey })
-  }).pipe(Effect.withSpan("hookgate.deliver", { attributes: { orderKey } }))
+  }).pipe(step("deliver", { orderKey }))

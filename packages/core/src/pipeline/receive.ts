@@ -4,6 +4,7 @@ import { EventReceipt, NewOrder, type Order, type ReceiptOutcome } from "../doma
 import type { VerifiedEvent, WebhookRequest } from "../domain/webhook.js"
 import { OrderConflict } from "../errors.js"
 import { Metrics } from "../observability/metrics.js"
+import { step } from "../observability/spans.js"
 import { Lease } from "../services/lease.js"
 import { OrderStore } from "../services/order-store.js"
 import { Providers } from "../services/providers.js"
@@ -72,8 +73,8 @@ const receiveAgain = (event: VerifiedEvent, order: Order, now: number) =>
 export const receive = (providerName: string, request: WebhookRequest) =>
   Effect.gen(function*() {
     const provider = yield* Effect.flatMap(Providers, (providers) => providers.get(providerName))
-    const event = yield* provider.verify(request).pipe(Effect.withSpan("hookgate.verify"))
-    const fulfilment = yield* provider.fulfilment(event).pipe(Effect.withSpan("hookgate.decode"))
+    const event = yield* provider.verify(request).pipe(step("verify"))
+    const fulfilment = yield* provider.fulfilment(event).pipe(step("decode"))
     const now = yield* Clock.currentTimeMillis
     if (Option.isNone(fulfilment)) {
       yield* recordReceipt(event, null, "ignored", now)
@@ -90,7 +91,7 @@ export const receive = (providerName: string, request: WebhookRequest) =>
       payloadHash: yield* fulfilmentHash(fulfilment.value)
     })
     const put = yield* store.put(order, { now, until: now + Duration.toMillis(policy.leaseFor) }).pipe(
-      Effect.withSpan("hookgate.store")
+      step("store")
     )
     switch (put._tag) {
       case "Stored":
@@ -111,5 +112,5 @@ export const receive = (providerName: string, request: WebhookRequest) =>
       onSuccess: (outcome) => Metrics.webhook(providerName, outcome._tag),
       onFailure: (error) => Metrics.webhook(providerName, error._tag)
     }),
-    Effect.withSpan("hookgate.receive", { attributes: { provider: providerName } })
+    step("receive", { provider: providerName })
   )

@@ -2,6 +2,7 @@ import { Cause, Clock, Duration, Effect, Exit, Option, Schedule } from "effect"
 import type { SendReceipt } from "../domain/email.js"
 import { type MailerError, Rejected, retryAfterOf, Unknown } from "../errors.js"
 import { Metrics } from "../observability/metrics.js"
+import { step } from "../observability/spans.js"
 import { Lease, type Leased } from "../services/lease.js"
 import { Mailer } from "../services/mailer.js"
 import { OrderStore } from "../services/order-store.js"
@@ -47,7 +48,7 @@ export const sendLeased = (leased: Leased) =>
         duration: policy.sendTimeout,
         onTimeout: () => new Unknown({ mailer: mailer.name, detail: "no answer before the send timeout" })
       }),
-      Effect.withSpan("hookgate.send", { attributes: { orderKey: leased.order.key, mailer: mailer.name } })
+      step("send", { orderKey: leased.order.key, mailer: mailer.name })
     )
 
     // The send itself may be interrupted (the client went away, a timeout); recording
@@ -101,7 +102,7 @@ const recordSent = (leased: Leased, receipt: SendReceipt, mailerHonoursKeys: boo
       }, now))
     }
     return widen(Outcome.Sent({ orderKey: key, messageId: receipt.messageId }))
-  }).pipe(Effect.withSpan("hookgate.record_sent"))
+  }).pipe(step("record_sent"))
 
 const recordFailure = (leased: Leased, error: MailerError) =>
   Effect.gen(function*() {
@@ -153,4 +154,4 @@ const recordFailure = (leased: Leased, error: MailerError) =>
       case "failed":
         return widen(Outcome.Failed({ orderKey: key, error: error.message }))
     }
-  }).pipe(Effect.withSpan("hookgate.record_failure", { attributes: { error: error._tag } }))
+  }).pipe(step("record_failure", { error: error._tag }))

@@ -2,6 +2,7 @@ import { Clock, Effect, Schema } from "effect"
 import { OrderStore } from "../services/order-store.js"
 import { RetryPolicy } from "../services/retry-policy.js"
 import { deliver } from "./deliver.js"
+import { step } from "../observability/spans.js"
 
 export class SweepReport extends Schema.Class<SweepReport>("SweepReport")({
   /** Due orders found. */
@@ -47,7 +48,7 @@ export const sweep = (options: SweepOptions = {}) =>
       capped: count(["Capped"]),
       skipped: keys.length - count(["Sent", "Retry", "Failed", "Capped"])
     })
-  }).pipe(Effect.withSpan("hookgate.sweep"))
+  }).pipe(step("sweep"))
 
 /** Sweeps forever on the policy's cadence; a failed sweep is logged and the next one runs. */
 export const runSweeper = (options: SweepOptions = {}) =>

@@ -39,7 +39,8 @@ export interface OrderStoreShape {
   readonly noteLeaseLost: (key: string) => Effect.Effect<void, StoreUnavailable>
   /**
    * Puts a capped or failed order back in the queue (operator action): pending,
-   * attempts reset, due now. Answers the order as it was before, or None.
+   * attempts reset, due now (its last error and history are kept). Answers the
+   * requeued order, or None when there is no capped or failed order under the key.
    */
   readonly requeue: (key: string, now: number) => Effect.Effect<Option.Option<Order>, StoreUnavailable>
   /** Stores an alert unless one with its id exists; answers whether it was new. */

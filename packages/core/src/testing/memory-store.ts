@@ -15,7 +15,7 @@ export const makeMemoryStore = () => {
   const alerts = new Map<string, Alert>()
 
   const update = (order: Order, changes: Partial<ConstructorParameters<typeof Order>[0]>) => {
-    const next = new Order({ ...order, ...changes })
+    const next = new Order({ ...order, ...changes }, true) // fields already valid
     orders.set(order.key, next)
     return next
   }
@@ -103,8 +103,7 @@ export const makeMemoryStore = () => {
       Effect.sync(() => {
         const order = orders.get(key)
         if (!order || (order.status !== "capped" && order.status !== "failed")) return Option.none()
-        update(order, { status: "pending", attempts: 0, nextAttemptAt: now, updatedAt: now })
-        return Option.some(order)
+        return Option.some(update(order, { status: "pending", attempts: 0, nextAttemptAt: now, updatedAt: now }))
       }),
     saveAlert: (alert) =>
       Effect.sync(() => {

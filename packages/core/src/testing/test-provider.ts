@@ -22,6 +22,8 @@ const PaidOrder = Schema.Struct({
   metadata: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.String }), { default: () => ({}) })
 })
 export type TestPaidOrder = typeof PaidOrder.Encoded
+const decodeEvent = Schema.decodeUnknown(Schema.parseJson(TestEvent))
+const decodePaid = Schema.decodeUnknown(PaidOrder)
 
 export const makeTestProvider = (options: { readonly secret: Redacted.Redacted<string>; readonly name?: string }) => {
   const name = options.name ?? "test"
@@ -40,7 +42,7 @@ export const makeTestProvider = (options: { readonly secret: Redacted.Redacted<s
         }
         const expected = yield* hmacSha256(yield* key, request.body)
         if (!timingSafeEqual(given, expected)) return yield* fail("no_matching_signature", "signature does not match")
-        const event = yield* Schema.decodeUnknown(Schema.parseJson(TestEvent))(request.text).pipe(
+        const event = yield* decodeEvent(request.text).pipe(
           Effect.mapError((error) => new MalformedPayload({ provider: name, detail: error.message }))
         )
         return new VerifiedEvent({ provider: name, id: event.id, type: event.type, payload: event })
@@ -48,7 +50,7 @@ export const makeTestProvider = (options: { readonly secret: Redacted.Redacted<s
     fulfilment: (event) =>
       event.type !== "order.paid"
         ? Effect.succeed(Option.none())
-        : Schema.decodeUnknown(PaidOrder)((event.payload as typeof TestEvent.Type).data).pipe(
+        : decodePaid((event.payload as typeof TestEvent.Type).data).pipe(
           Effect.map((paid) =>
             Option.some(
               new Fulfilment({

@@ -1,0 +1,24 @@
+import * as Migrator from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { Effect } from "effect"
+import * as init from "./0001_init.js"
+
+/** Every migration, in order. D1 gets the same statements as `.sql` files (store-d1 checks they agree). */
+export const migrations: ReadonlyArray<{ readonly id: number; readonly name: string; readonly statements: ReadonlyArray<string> }> = [
+  { id: 1, name: "init", statements: init.statements }
+]
+
+export const MIGRATIONS_TABLE = "hookgate_migrations"
+
+/** The migrations as `@effect/sql` Migrator entries (`<id>_<name>`). */
+export const loader: Migrator.Loader = Migrator.fromRecord(
+  Object.fromEntries(
+    migrations.map((m) => [
+      `${m.id}_${m.name}`,
+      Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.forEach(m.statements, (s) => sql.unsafe(s), { discard: true }))
+    ])
+  )
+)
+
+/** Runs pending migrations with `@effect/sql`'s Migrator (SQLite, Postgres; not D1, which has no transactions). */
+export const migrate = Migrator.make({})({ loader, table: MIGRATIONS_TABLE })

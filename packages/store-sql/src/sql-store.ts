@@ -1,0 +1,225 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import {
+  Lease,
+  type LeaseShape,
+  type NewOrder,
+  OrderStore,
+  type OrderStoreShape,
+  StoreUnavailable
+} from "@hookgate/core"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { SqlAtomic } from "./atomic.js"
+import { decodeAlert, decodeOrder, decodeReceipt, StatsRow } from "./rows.js"
+
+/**
+ * The one SQL implementation of `OrderStore` and `Lease`, on `@effect/sql`.
+ * Every protocol step is one conditional statement whose RETURNING rows decide
+ * the branch; time is always a bound parameter from Effect's Clock, never the
+ * database's own clock. A new order costs two statements on the happy path:
+ * the leased insert and the guarded `sent` update.
+ */
+export const makeSqlStore = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const atomic = yield* SqlAtomic
+
+  const unavailable = (operation: string) => <A, R>(effect: Effect.Effect<A, SqlError, R>) =>
+    Effect.mapError(effect, (cause) => new StoreUnavailable({ operation, cause }))
+
+  const selectOrder = (key: string) =>
+    Effect.map(sql`SELECT * FROM hookgate_orders WHERE order_key = ${key}`, (rows) =>
+      Option.map(Option.fromNullable(rows[0]), decodeOrder))
+
+  const insertLeased = (order: NewOrder, token: string, now: number, until: number) => {
+    const f = order.fulfilment
+    return sql`INSERT INTO hookgate_orders (
+  order_key, provider, event_id, event_type, email, product, amount, currency, metadata, payload_hash,
+  status, attempts, next_attempt_at, lease_token, lease_expires_at, uncertain,
+  duplicates_prevented, possible_duplicates, leases_lost, created_at, updated_at
+) VALUES (
+  ${order.key}, ${order.provider}, ${order.eventId}, ${order.eventType}, ${f.email}, ${f.product}, ${f.amount},
+  ${f.currency}, ${JSON.stringify(f.metadata)}, ${order.payloadHash},
+  'pending', 0, ${now}, ${token}, ${until}, 0, 0, 0, 0, ${now}, ${now}
+) ON CONFLICT (order_key) DO NOTHING RETURNING *`
+  }
+
+  const store: OrderStoreShape = {
+    put: (order, { now, until }) =>
+      Effect.gen(function*() {
+        const token = crypto.randomUUID()
+        const inserted = yield* insertLeased(order, token, now, until)
+        if (inserted[0] !== undefined) {
+          return { _tag: "Stored" as const, leased: { token, order: decodeOrder(inserted[0]) } }
+        }
+        const existing = yield* selectOrder(order.key)
+        if (Option.isNone(existing)) {
+          return yield* Effect.dieMessage(`order ${order.key} neither inserted nor found`)
+        }
+        return existing.value.payloadHash === order.payloadHash
+          ? { _tag: "AlreadyStored" as const, order: existing.value }
+          : { _tag: "Conflict" as const, existing: existing.value }
+      }).pipe(unavailable("put")),
+
+    get: (key) => selectOrder(key).pipe(unavailable("get")),
+
+    due: (now, { limit, maxAttempts }) =>
+      sql<{ order_key: string }>`SELECT order_key FROM hookgate_orders
+WHERE status = 'pending' AND next_attempt_at <= ${now} AND attempts < ${maxAttempts}
+  AND (lease_token IS NULL OR lease_expires_at <= ${now})
+ORDER BY next_attempt_at, order_key LIMIT ${limit}`.pipe(
+        Effect.map((rows) => rows.map((row) => row.order_key)),
+        unavailable("due")
+      ),
+
+    list: ({ limit, status }) =>
+      sql`SELECT * FROM hookgate_orders ${status === undefined ? sql`` : sql`WHERE status = ${status}`}
+ORDER BY created_at DESC, order_key LIMIT ${limit}`.pipe(
+        Effect.map((rows) => rows.map(decodeOrder)),
+        unavailable("list")
+      ),
+
+    recordReceipt: (receipt) =>
+      sql`INSERT INTO hookgate_receipts
+  (provider, event_id, event_type, order_key, outcome, received_at, last_seen_at, deliveries)
+VALUES (${receipt.provider}, ${receipt.eventId}, ${receipt.eventType}, ${receipt.orderKey}, ${receipt.outcome},
+  ${receipt.receivedAt}, ${receipt.receivedAt}, 1)
+ON CONFLICT (provider, event_id) DO UPDATE SET
+  deliveries = hookgate_receipts.deliveries + 1,
+  outcome = excluded.outcome,
+  last_seen_at = excluded.last_seen_at`.pipe(Effect.asVoid, unavailable("recordReceipt")),
+
+    receipts: ({ limit, orderKey }) =>
+      sql`SELECT * FROM hookgate_receipts ${orderKey === undefined ? sql`` : sql`WHERE order_key = ${orderKey}`}
+ORDER BY received_at DESC, event_id LIMIT ${limit}`.pipe(
+        Effect.map((rows) => rows.map(decodeReceipt)),
+        unavailable("receipts")
+      ),
+
+    notePrevented: (key) =>
+      sql`UPDATE hookgate_orders SET duplicates_prevented = duplicates_prevented + 1 WHERE order_key = ${key}`.pipe(
+        Effect.asVoid,
+        unavailable("notePrevented")
+      ),
+
+    noteLeaseLost: (key) =>
+      sql`UPDATE hookgate_orders SET leases_lost = leases_lost + 1 WHERE order_key = ${key}`.pipe(
+        Effect.asVoid,
+        unavailable("noteLeaseLost")
+      ),
+
+    requeue: (key, now) =>
+      sql`UPDATE hookgate_orders SET status = 'pending', attempts = 0, next_attempt_at = ${now}, updated_at = ${now}
+WHERE order_key = ${key} AND status IN ('capped', 'failed') RETURNING *`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), decodeOrder)),
+        unavailable("requeue")
+      ),
+
+    saveAlert: (alert) =>
+      sql`INSERT INTO hookgate_alerts (alert_id, kind, order_key, message, created_at, delivered_at, delivery_error)
+VALUES (${alert.id}, ${alert.kind}, ${alert.orderKey}, ${alert.message}, ${alert.createdAt}, ${alert.deliveredAt},
+  ${alert.deliveryError})
+ON CONFLICT (alert_id) DO NOTHING RETURNING alert_id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        unavailable("saveAlert")
+      ),
+
+    markAlert: (id, { at, error }) =>
+      (error === null
+        ? sql`UPDATE hookgate_alerts SET delivered_at = ${at}, delivery_error = NULL WHERE alert_id = ${id}`
+        : sql`UPDATE hookgate_alerts SET delivery_error = ${error} WHERE alert_id = ${id}`).pipe(
+          Effect.asVoid,
+          unavailable("markAlert")
+        ),
+
+    alerts: ({ limit }) =>
+      sql`SELECT * FROM hookgate_alerts ORDER BY created_at DESC, alert_id LIMIT ${limit}`.pipe(
+        Effect.map((rows) => rows.map(decodeAlert)),
+        unavailable("alerts")
+      ),
+
+    stats: sql`SELECT
+  (SELECT COUNT(*) FROM hookgate_orders WHERE status = 'pending') AS pending,
+  (SELECT COUNT(*) FROM hookgate_orders WHERE status = 'sent') AS sent,
+  (SELECT COUNT(*) FROM hookgate_orders WHERE status = 'failed') AS failed,
+  (SELECT COUNT(*) FROM hookgate_orders WHERE status = 'capped') AS capped,
+  (SELECT SUM(duplicates_prevented) FROM hookgate_orders) AS duplicates_prevented,
+  (SELECT SUM(possible_duplicates) FROM hookgate_orders) AS possible_duplicates,
+  (SELECT SUM(leases_lost) FROM hookgate_orders) AS leases_lost,
+  (SELECT COUNT(*) FROM hookgate_alerts) AS alerts,
+  (SELECT COUNT(*) FROM hookgate_receipts) AS receipts`.pipe(
+      Effect.map((rows) => {
+        const r = Schema.decodeUnknownSync(StatsRow)(rows[0])
+        return {
+          orders: { pending: r.pending, sent: r.sent, failed: r.failed, capped: r.capped },
+          duplicatesPrevented: r.duplicates_prevented ?? 0,
+          possibleDuplicates: r.possible_duplicates ?? 0,
+          leasesLost: r.leases_lost ?? 0,
+          alerts: r.alerts,
+          receipts: r.receipts
+        }
+      }),
+      unavailable("stats")
+    )
+  }
+
+  const lease: LeaseShape = {
+    acquire: (key, { dueOnly, maxAttempts, now, until }) => {
+      const token = crypto.randomUUID()
+      // Taking over a lease that was never released marks the order uncertain:
+      // its holder may have sent before it died.
+      return sql`UPDATE hookgate_orders SET
+  lease_token = ${token}, lease_expires_at = ${until}, updated_at = ${now},
+  uncertain = CASE WHEN lease_token IS NULL THEN uncertain ELSE 1 END
+WHERE order_key = ${key} AND status = 'pending' AND attempts < ${maxAttempts}
+  AND (lease_token IS NULL OR lease_expires_at <= ${now})
+  ${dueOnly ? sql`AND next_attempt_at <= ${now}` : sql``}
+RETURNING *`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => ({ token, order: decodeOrder(row) }))),
+        unavailable("acquire")
+      )
+    },
+
+    complete: (key, token, receipt, { mailerHonoursKeys, now }) =>
+      sql<{ possible_duplicate: number | string }>`UPDATE hookgate_orders SET
+  status = 'sent', message_id = ${receipt.messageId}, sent_at = ${now}, updated_at = ${now},
+  lease_token = NULL, lease_expires_at = NULL, last_error = NULL,
+  possible_duplicates = possible_duplicates + ${mailerHonoursKeys ? sql`0` : sql`uncertain`}
+WHERE order_key = ${key} AND lease_token = ${token}
+RETURNING ${mailerHonoursKeys ? sql`0` : sql`uncertain`} AS possible_duplicate`.pipe(
+        Effect.map((rows) =>
+          Option.map(Option.fromNullable(rows[0]), (row) => ({ possibleDuplicate: Number(row.possible_duplicate) === 1 }))),
+        unavailable("complete")
+      ),
+
+    release: (key, token, failure) => {
+      const update = sql`UPDATE hookgate_orders SET
+  status = ${failure.status}, attempts = ${failure.attempts}, last_error = ${failure.error},
+  next_attempt_at = ${failure.nextAttemptAt}, updated_at = ${failure.now},
+  lease_token = NULL, lease_expires_at = NULL, released_token = ${token},
+  uncertain = ${failure.uncertain ? sql`1` : sql`uncertain`}
+WHERE order_key = ${key} AND lease_token = ${token}
+RETURNING order_key`
+      if (Option.isNone(failure.alert)) {
+        return update.pipe(Effect.map((rows) => rows.length > 0), unavailable("release"))
+      }
+      const alert = failure.alert.value
+      // Stored in the same atomic step, and only if this very release applied.
+      const insertAlert = sql`INSERT INTO hookgate_alerts (alert_id, kind, order_key, message, created_at)
+SELECT ${alert.id}, ${alert.kind}, ${alert.orderKey}, ${alert.message}, ${alert.createdAt}
+WHERE EXISTS (SELECT 1 FROM hookgate_orders WHERE order_key = ${key} AND released_token = ${token})
+ON CONFLICT (alert_id) DO NOTHING`
+      return atomic.run([update, insertAlert]).pipe(
+        Effect.map(([updated]) => (updated ?? []).length > 0),
+        unavailable("release")
+      )
+    }
+  }
+
+  return { store, lease }
+})
+
+/** `OrderStore` and `Lease` on the `SqlClient` in context (migrations must have run). */
+export const layerSqlStore: Layer.Layer<OrderStore | Lease, never, SqlClient.SqlClient | SqlAtomic> = Layer
+  .effectContext(
+    Effect.map(makeSqlStore, ({ lease, store }) => Context.make(OrderStore, store).pipe(Context.add(Lease, lease)))
+  )

@@ -1,0 +1,45 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import type { Lease, OrderStore } from "@hookgate/core"
+import { layerSqlStore, migrate, SqlAtomic } from "@hookgate/store-sql"
+import { Config, Effect, Layer } from "effect"
+import { mkdirSync } from "node:fs"
+import { dirname } from "node:path"
+
+export interface SqliteStoreOptions {
+  /** A file path, or `:memory:`. The file's folder is created when missing. */
+  readonly filename: string
+  /** How long a writer waits for another process's write lock (default 5000 ms). */
+  readonly busyTimeoutMs?: number
+}
+
+/**
+ * The SQLite client hookgate wants: WAL (readers never block the writer, and
+ * two processes may share the file) and a busy timeout so a second process
+ * waits for the write lock instead of failing at once. Migrations run on start.
+ */
+export const layerSqliteClient = (options: SqliteStoreOptions) =>
+  Layer.effectDiscard(
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      Effect.zipRight(sql.unsafe(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`), migrate))
+  ).pipe(
+    Layer.provideMerge(
+      Layer.unwrapEffect(Effect.sync(() => {
+        if (options.filename !== ":memory:") mkdirSync(dirname(options.filename), { recursive: true })
+        return SqliteClient.layer({ filename: options.filename })
+      }))
+    )
+  )
+
+/** `OrderStore` and `Lease` on an embedded SQLite database (better-sqlite3). */
+export const layer = (options: SqliteStoreOptions): Layer.Layer<OrderStore | Lease | SqlClient.SqlClient, unknown> =>
+  layerSqlStore.pipe(
+    Layer.provide(SqlAtomic.layerTransaction),
+    Layer.provideMerge(layerSqliteClient(options))
+  )
+
+/** Reads `HOOKGATE_DB` (default `.hookgate/hookgate.db`). */
+export const layerConfig = (defaultFilename = ".hookgate/hookgate.db") =>
+  Layer.unwrapEffect(
+    Effect.map(Config.string("HOOKGATE_DB").pipe(Config.withDefault(defaultFilename)), (filename) => layer({ filename }))
+  )
