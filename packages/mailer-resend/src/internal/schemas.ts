@@ -1,0 +1,17 @@
+import { Schema } from "effect"
+
+/** `POST /emails` answers the id of the accepted email. */
+export const SendResponse = Schema.Struct({ id: Schema.String })
+
+/** `POST /emails/batch` answers one id per email, in order. */
+export const BatchResponse = Schema.Struct({ data: Schema.Array(Schema.Struct({ id: Schema.String })) })
+
+/** Resend's error body: `{ statusCode, message, name }`. */
+export const ResendErrorBody = Schema.Struct({
+  statusCode: Schema.optional(Schema.NullOr(Schema.Number)),
+  name: Schema.String,
+  message: Schema.String
+})
+export type ResendErrorBody = typeof ResendErrorBody.Type
+
+export const decodeErrorBody = Schema.decodeUnknownOption(Schema.parseJson(ResendErrorBody))

@@ -1,0 +1,144 @@
+import { HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { Mailer, type MailerError, type MailerShape, type OutgoingEmail, Rejected, SendReceipt, Unknown } from "@hookgate/core"
+import { Clock, type ConfigError, Duration, Effect, Either, Layer, Schema } from "effect"
+import { classifyAnswer, type ClassifyOptions, classifyTransport } from "./internal/classify.js"
+import { fitIdempotencyKey } from "./internal/idempotency-key.js"
+import { retryAfterFrom } from "./internal/retry-after.js"
+import { BatchResponse, decodeErrorBody, SendResponse } from "./internal/schemas.js"
+import { toResendEmail } from "./internal/wire.js"
+import {
+  DEFAULT_BASE_URL,
+  DEFAULT_QUOTA_RETRY_AFTER,
+  DEFAULT_TIMEOUT,
+  DEFAULT_USER_AGENT,
+  ResendConfig,
+  type ResendOptions
+} from "./options.js"
+
+/** Resend's limit on `POST /emails/batch`. */
+export const MAX_BATCH_SIZE = 100
+
+const requestFailed = (error: HttpClientError.HttpClientError, mailer: string): MailerError =>
+  error._tag === "RequestError" && error.reason === "Transport"
+    ? classifyTransport(error.cause, mailer)
+    : error._tag === "RequestError"
+    // Nothing left this process: the base URL or the body is wrong, and a retry would not fix it.
+    ? new Rejected({ mailer, detail: `the request could not be built (${error.reason})`, code: "invalid_request" })
+    : new Unknown({ mailer, detail: `the answer could not be read (${error.reason})` })
+
+const readErrorAnswer = (response: HttpClientResponse.HttpClientResponse, classify: ClassifyOptions) =>
+  Effect.gen(function*() {
+    // The status is enough to classify; a body that cannot be read only loses the message.
+    const text = yield* Effect.orElseSucceed(response.text, () => "")
+    const now = yield* Clock.currentTimeMillis
+    return classifyAnswer(
+      {
+        status: response.status,
+        body: decodeErrorBody(text),
+        text,
+        retryAfter: retryAfterFrom(response.headers, now)
+      },
+      classify
+    )
+  })
+
+/**
+ * A `Mailer` on Resend's REST API through `HttpClient` (provide
+ * `FetchHttpClient.layer`: it runs on Node and on Workers). Every request
+ * carries the order's `Idempotency-Key`, so Resend answers a repeated send
+ * within 24 hours with the first email's id instead of sending again.
+ */
+export const make = (options: ResendOptions): Effect.Effect<MailerShape, never, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const name = options.name ?? "resend"
+    const timeout = Duration.decode(options.timeout ?? DEFAULT_TIMEOUT)
+    const classify: ClassifyOptions = {
+      mailer: name,
+      quotaRetryAfter: Duration.decode(options.quotaRetryAfter ?? DEFAULT_QUOTA_RETRY_AFTER)
+    }
+    const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "")
+    const client = (yield* HttpClient.HttpClient).pipe(
+      HttpClient.mapRequest((request) =>
+        request.pipe(
+          HttpClientRequest.prependUrl(baseUrl),
+          // Redacted all the way into the header; Headers redacts `authorization` when printed.
+          HttpClientRequest.bearerToken(options.apiKey),
+          HttpClientRequest.setHeader("user-agent", options.userAgent ?? DEFAULT_USER_AGENT),
+          HttpClientRequest.acceptJson
+        )
+      ),
+      // Resend has no use for our trace context.
+      HttpClient.withTracerPropagation(false)
+    )
+
+    const post = <A, I>(path: string, body: unknown, key: string, answer: Schema.Schema<A, I>) =>
+      Effect.gen(function*() {
+        const idempotencyKey = yield* fitIdempotencyKey(key)
+        const request = HttpClientRequest.post(path).pipe(
+          HttpClientRequest.setHeader("idempotency-key", idempotencyKey),
+          HttpClientRequest.bodyUnsafeJson(body)
+        )
+        const response = yield* Effect.mapError(client.execute(request), (error) => requestFailed(error, name))
+        if (response.status < 200 || response.status >= 300) {
+          return yield* Effect.flip(readErrorAnswer(response, classify))
+        }
+        // Accepted: from here on every failure is Unknown; a retry with the same key is answered, not resent.
+        const text = yield* Effect.mapError(response.text, (error) => requestFailed(error, name))
+        return yield* Either.match(Schema.decodeUnknownEither(Schema.parseJson(answer))(text), {
+          onLeft: () =>
+            Effect.fail(new Unknown({ mailer: name, detail: `${response.status} with an answer that is not Resend's` })),
+          onRight: Effect.succeed
+        })
+      }).pipe(
+        Effect.timeoutFail({
+          duration: timeout,
+          onTimeout: () => new Unknown({ mailer: name, detail: `no answer from Resend within ${Duration.format(timeout)}` })
+        })
+      )
+
+    const receipt = (id: string) =>
+      Effect.map(Clock.currentTimeMillis, (acceptedAt) => new SendReceipt({ mailer: name, messageId: id, acceptedAt }))
+
+    const send = (email: OutgoingEmail, { idempotencyKey }: { readonly idempotencyKey: string }) =>
+      post("/emails", toResendEmail(email), idempotencyKey, SendResponse).pipe(
+        Effect.flatMap(({ id }) => receipt(id)),
+        Effect.withSpan("hookgate.resend.send")
+      )
+
+    const sendBatch = (emails: ReadonlyArray<OutgoingEmail>, { idempotencyKey }: { readonly idempotencyKey: string }) => {
+      if (emails.length === 0) return Effect.succeed([])
+      if (emails.length > MAX_BATCH_SIZE) {
+        return Effect.fail(
+          new Rejected({
+            mailer: name,
+            detail: `a batch holds at most ${MAX_BATCH_SIZE} emails, got ${emails.length}`,
+            code: "batch_too_large"
+          })
+        )
+      }
+      return post("/emails/batch", emails.map(toResendEmail), idempotencyKey, BatchResponse).pipe(
+        Effect.flatMap(({ data }) =>
+          data.length === emails.length
+            ? Effect.forEach(data, ({ id }) => receipt(id))
+            : Effect.fail(
+              new Unknown({ mailer: name, detail: `batch of ${emails.length} answered with ${data.length} ids` })
+            )
+        ),
+        Effect.withSpan("hookgate.resend.send_batch", { attributes: { size: emails.length } })
+      )
+    }
+
+    const mailer: MailerShape = { name, honoursIdempotencyKeys: true, send, sendBatch }
+    return mailer
+  })
+
+/** The Resend mailer as the `Mailer` service; needs an `HttpClient` (e.g. `FetchHttpClient.layer`). */
+export const layer = (options: ResendOptions): Layer.Layer<Mailer, never, HttpClient.HttpClient> =>
+  Layer.effect(Mailer, make(options))
+
+/** The Resend mailer from `RESEND_API_KEY`, `RESEND_BASE_URL` and `RESEND_TIMEOUT`. */
+export const layerConfig: Layer.Layer<Mailer, ConfigError.ConfigError, HttpClient.HttpClient> = Layer.effect(
+  Mailer,
+  Effect.flatMap(ResendConfig, make)
+)
+

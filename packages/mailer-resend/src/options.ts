@@ -1,0 +1,31 @@
+import { Config, Duration, type Redacted } from "effect"
+
+export const DEFAULT_BASE_URL = "https://api.resend.com"
+export const DEFAULT_TIMEOUT = Duration.seconds(10)
+export const DEFAULT_USER_AGENT = "hookgate-mailer-resend/0.1.0"
+export const DEFAULT_QUOTA_RETRY_AFTER = Duration.hours(1)
+
+export interface ResendOptions {
+  /** `re_…`; kept `Redacted`, so it never shows in a log, an error or a span. */
+  readonly apiKey: Redacted.Redacted<string>
+  /** Default `https://api.resend.com`; point it at the test server in tests. */
+  readonly baseUrl?: string
+  /** One request, from connect to the last byte of the answer (default 10 s); past it the send is `Unknown`. */
+  readonly timeout?: Duration.DurationInput
+  /** Resend refuses requests without a User-Agent (default `hookgate-mailer-resend/0.1.0`). */
+  readonly userAgent?: string
+  /** The least delay before retrying after a daily or monthly quota error (default 1 hour). */
+  readonly quotaRetryAfter?: Duration.DurationInput
+  /** The mailer's name in receipts, errors and metrics (default `resend`). */
+  readonly name?: string
+}
+
+/**
+ * Reads `RESEND_API_KEY` (required, redacted), `RESEND_BASE_URL` (default
+ * `https://api.resend.com`) and `RESEND_TIMEOUT` (a duration, default 10 seconds).
+ */
+export const ResendConfig: Config.Config<ResendOptions> = Config.all({
+  apiKey: Config.redacted("RESEND_API_KEY"),
+  baseUrl: Config.string("RESEND_BASE_URL").pipe(Config.withDefault(DEFAULT_BASE_URL)),
+  timeout: Config.duration("RESEND_TIMEOUT").pipe(Config.withDefault(DEFAULT_TIMEOUT))
+})
