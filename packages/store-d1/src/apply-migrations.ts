@@ -1,0 +1,54 @@
+import { Effect } from "effect"
+import type { D1Database } from "./database.js"
+import { D1MigrationError } from "./errors.js"
+import { D1_MIGRATIONS_TABLE, type D1Migration, d1Migrations } from "./migrations.js"
+
+// Exactly the table wrangler creates, so either tool may apply the next migration.
+const createTable = (table: string) =>
+  `CREATE TABLE IF NOT EXISTS ${table}(
+		id         INTEGER PRIMARY KEY AUTOINCREMENT,
+		name       TEXT UNIQUE,
+		applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
+);`
+
+const d1 = <A>(migration: string, run: () => Promise<A>) =>
+  Effect.tryPromise({ try: run, catch: (cause) => new D1MigrationError({ migration, cause }) })
+
+export interface ApplyMigrationsOptions {
+  /** Default `d1_migrations`, wrangler's default; set it to your `migrations_table` if you changed that. */
+  readonly table?: string
+  /** Default: every migration of `@hookgate/store-sql`. */
+  readonly migrations?: ReadonlyArray<D1Migration>
+}
+
+/**
+ * Applies the migrations not yet recorded, as `wrangler d1 migrations apply`
+ * does: each one with its record in `d1_migrations` in a single D1 batch (all
+ * or nothing). For tests and first runs; wrangler and this function agree on
+ * what is applied. Answers the names it applied. Two isolates racing on a fresh
+ * database is harmless: the loser's batch fails whole and finds the migration applied.
+ */
+export const applyMigrations = (db: D1Database, options: ApplyMigrationsOptions = {}) =>
+  Effect.gen(function*() {
+    const table = options.table ?? D1_MIGRATIONS_TABLE
+    const applied = d1(table, () => db.prepare(`SELECT name FROM ${table} ORDER BY id`).all<{ name: string }>()).pipe(
+      Effect.map((result) => new Set(result.results.map((row) => row.name)))
+    )
+    yield* d1(table, () => db.prepare(createTable(table)).run())
+    const before = yield* applied
+    const done: Array<string> = []
+    for (const migration of options.migrations ?? d1Migrations) {
+      if (before.has(migration.name)) continue
+      const batch = [
+        ...migration.statements.map((statement) => db.prepare(statement)),
+        db.prepare(`INSERT INTO ${table} (name) VALUES (?)`).bind(migration.name)
+      ]
+      const result = yield* Effect.either(d1(migration.name, () => db.batch(batch)))
+      if (result._tag === "Left") {
+        if ((yield* applied).has(migration.name)) continue // applied meanwhile by another isolate
+        return yield* result.left
+      }
+      done.push(migration.name)
+    }
+    return done as ReadonlyArray<string>
+  }).pipe(Effect.withSpan("hookgate.d1.migrate"))

@@ -1,0 +1,43 @@
+import type * as SqlClient from "@effect/sql/SqlClient"
+import { D1Client } from "@effect/sql-d1"
+import type { Lease, OrderStore } from "@hookgate/core"
+import { layerSqlStore } from "@hookgate/store-sql"
+import { Layer } from "effect"
+import { applyMigrations } from "./apply-migrations.js"
+import { layerBatchAtomic } from "./batch-atomic.js"
+import type { D1Database } from "./database.js"
+import type { D1MigrationError } from "./errors.js"
+
+export interface D1StoreOptions {
+  /** The D1 binding, e.g. `env.DB`. */
+  readonly db: D1Database
+  /**
+   * Apply pending migrations when the layer is built (tests, first runs).
+   * Default false: apply them with `wrangler d1 migrations apply` before deploying.
+   */
+  readonly migrate?: boolean
+}
+
+/** `@effect/sql-d1`'s client on the binding, with migrations applied first when asked. */
+export const layerClient = (
+  options: D1StoreOptions
+): Layer.Layer<D1Client.D1Client | SqlClient.SqlClient, D1MigrationError> => {
+  // Plain options: the ConfigError in D1Client.layer's type cannot happen.
+  const client = Layer.orDie(D1Client.layer({ db: options.db }))
+  return options.migrate === true
+    ? Layer.provideMerge(client, Layer.effectDiscard(applyMigrations(options.db)))
+    : client
+}
+
+/**
+ * `OrderStore` and `Lease` on Cloudflare D1: store-sql's protocol, unchanged,
+ * over `@effect/sql-d1`. Every lease step is one statement; the steps that must
+ * stand or fall together run as one D1 `batch()`.
+ */
+export const layer = (
+  options: D1StoreOptions
+): Layer.Layer<OrderStore | Lease | D1Client.D1Client | SqlClient.SqlClient, D1MigrationError> =>
+  layerSqlStore.pipe(
+    Layer.provide(layerBatchAtomic),
+    Layer.provideMerge(layerClient(options))
+  )

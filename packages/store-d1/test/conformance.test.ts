@@ -1,0 +1,25 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { pipelineBehaviours, storeConformance } from "@hookgate/core/conformance"
+import { type D1Pool, freshStoreLayer, type ParameterTrace, startD1Pool } from "./support.js"
+
+// Both suites on a real D1 (Miniflare's workerd), a fresh database per test.
+let pool: D1Pool
+beforeAll(async () => {
+  pool = await startD1Pool(80)
+})
+afterAll(() => pool?.dispose())
+
+const trace: ParameterTrace = { statements: 0, widest: 0, widestSql: "" }
+
+storeConformance("D1", () => freshStoreLayer(() => pool, trace))
+pipelineBehaviours("D1", () => freshStoreLayer(() => pool, trace))
+
+// Registered last, so it runs after both suites: every statement they bound
+// stayed within D1's limit of 100 parameters.
+describe("D1 parameter limit", () => {
+  it("no statement of the store bound more than 100 parameters", () => {
+    expect(trace.statements).toBeGreaterThan(500)
+    expect(trace.widest).toBeGreaterThan(0)
+    expect(trace.widest, trace.widestSql).toBeLessThanOrEqual(100)
+  })
+})

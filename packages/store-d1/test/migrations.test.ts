@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { applyMigrations, D1_MIGRATIONS_TABLE, d1Migrations, renderMigrationFile } from "@hookgate/store-d1"
+import { migrations } from "@hookgate/store-sql"
+import { Effect } from "effect"
+import { readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { type D1Pool, startD1Pool } from "./support.js"
+
+const dir = join(import.meta.dirname, "..", "migrations")
+
+let pool: D1Pool
+beforeAll(async () => {
+  pool = await startD1Pool(6)
+})
+afterAll(() => pool?.dispose())
+
+describe("D1 migrations", () => {
+  it("the .sql files are store-sql's migrations, named as wrangler expects", () => {
+    if (process.env.HOOKGATE_WRITE_MIGRATIONS === "1") {
+      for (const migration of d1Migrations) writeFileSync(join(dir, migration.name), renderMigrationFile(migration))
+    }
+    expect(d1Migrations.map((m) => m.name)).toEqual(migrations.map((m) => `${String(m.id).padStart(4, "0")}_${m.name}.sql`))
+    expect(readdirSync(dir).filter((f) => f.endsWith(".sql")).sort()).toEqual(d1Migrations.map((m) => m.name))
+    for (const migration of d1Migrations) {
+      expect(readFileSync(join(dir, migration.name), "utf8"), `${migration.name} is stale: run with HOOKGATE_WRITE_MIGRATIONS=1`)
+        .toBe(renderMigrationFile(migration))
+    }
+    expect(d1Migrations[0]!.name).toBe("0001_init.sql")
+  })
+
+  it.effect("applyMigrations applies each file once and records it in d1_migrations", () =>
+    Effect.gen(function*() {
+      const db = yield* Effect.promise(() => pool.fresh())
+      expect(yield* applyMigrations(db)).toEqual(["0001_init.sql"])
+      expect(yield* applyMigrations(db)).toEqual([])
+      const recorded = yield* Effect.promise(() => db.prepare(`SELECT id, name, applied_at FROM ${D1_MIGRATIONS_TABLE}`).all())
+      expect(recorded.results).toEqual([{ id: 1, name: "0001_init.sql", applied_at: expect.any(String) }])
+      const tables = yield* Effect.promise(() =>
+        db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'hookgate_%' ORDER BY name").all()
+      )
+      expect(tables.results.map((t) => t["name"])).toEqual(["hookgate_alerts", "hookgate_orders", "hookgate_receipts"])
+    }))
+
+  it.effect("a migration already applied as wrangler applies it (the file, then its record) is left alone", () =>
+    Effect.gen(function*() {
+      const db = yield* Effect.promise(() => pool.fresh())
+      // What `wrangler d1 migrations apply` runs: its table, then the file's text and the record together.
+      yield* Effect.promise(() =>
+        db.exec(`CREATE TABLE IF NOT EXISTS d1_migrations(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL);`)
+      )
+      const file = readFileSync(join(dir, "0001_init.sql"), "utf8")
+      const statements = file.split(/;\s*$/m).map((s) => s.replace(/^--.*$/gm, "").trim()).filter((s) => s !== "")
+      yield* Effect.promise(() =>
+        db.batch([
+          ...statements.map((s) => db.prepare(s)),
+          db.prepare("INSERT INTO d1_migrations (name) values ('0001_init.sql')")
+        ])
+      )
+      expect(yield* applyMigrations(db)).toEqual([])
+    }))
+
+  it.effect("a failing migration leaves nothing behind, not even its record", () =>
+    Effect.gen(function*() {
+      const db = yield* Effect.promise(() => pool.fresh())
+      const broken = [{ name: "0001_broken.sql", statements: ["CREATE TABLE hookgate_x (a TEXT)", "INSERT INTO nowhere VALUES (1)"] }]
+      const error = yield* Effect.flip(applyMigrations(db, { migrations: broken }))
+      expect(error._tag).toBe("D1MigrationError")
+      expect(error.migration).toBe("0001_broken.sql")
+      const left = yield* Effect.promise(() =>
+        db.prepare("SELECT name FROM sqlite_master WHERE name = 'hookgate_x'").all()
+      )
+      expect(left.results).toEqual([])
+      const recorded = yield* Effect.promise(() => db.prepare("SELECT name FROM d1_migrations").all())
+      expect(recorded.results).toEqual([])
+    }))
+
+  it.effect("two isolates migrating one fresh database at once both succeed, and it is applied once", () =>
+    Effect.gen(function*() {
+      const db = yield* Effect.promise(() => pool.fresh())
+      const [a, b] = yield* Effect.all([applyMigrations(db), applyMigrations(db)], { concurrency: 2 })
+      expect([...a, ...b]).toEqual(["0001_init.sql"])
+      const recorded = yield* Effect.promise(() => db.prepare("SELECT name FROM d1_migrations").all())
+      expect(recorded.results).toHaveLength(1)
+    }))
+})
