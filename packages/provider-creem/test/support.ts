@@ -1,0 +1,44 @@
+import { type Lease, type OrderStore, Providers, receive, RetryPolicy, type WebhookProvider, WebhookRequest } from "@hookgate/core"
+import { layerMemoryStore, layerTestRenderer, RecordingAlerter, ScriptedMailer, type ScriptedMailerOptions } from "@hookgate/core/testing"
+import { Effect, Exit, Layer, Redacted } from "effect"
+import { expect } from "vitest"
+import * as CreemProvider from "../src/provider.js"
+
+export const SECRET = "whsec_4kxVQ7bYJp2mZ0cN8rT5sW1eH9aF3dL6"
+export const OLD_SECRET = "whsec_rolled_Qm9vZ2xlIGlzIG5vdCBhIHNlY3JldA"
+
+export const makeProvider = (secrets: ReadonlyArray<string> = [SECRET], options: Omit<CreemProvider.CreemOptions, "secrets"> = {}) =>
+  CreemProvider.make({ ...options, secrets: secrets.map((s) => Redacted.make(s)) as [Redacted.Redacted<string>] })
+
+export const requestOf = (body: string | Uint8Array, headers: Iterable<readonly [string, string]> | Record<string, string>) =>
+  WebhookRequest.fromParts(typeof body === "string" ? new TextEncoder().encode(body) : body, headers)
+
+/** The failure of an effect that must fail, for asserting its tag and fields. */
+export const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.exit(effect), (exit) => {
+    if (Exit.isSuccess(exit)) throw new Error(`expected a failure, got ${JSON.stringify(exit.value)}`)
+    if (exit.cause._tag !== "Fail") throw new Error(`expected a typed failure, got ${exit.cause._tag}`)
+    return exit.cause.error
+  })
+
+/** A pipeline on the given store, with the scripted mailer and the test renderer. */
+export const pipeline = (
+  provider: Effect.Effect<WebhookProvider>,
+  options: { readonly mailer?: ScriptedMailerOptions; readonly store?: Layer.Layer<OrderStore | Lease, unknown> } = {}
+) =>
+  Layer.mergeAll(
+    options.store ?? layerMemoryStore,
+    ScriptedMailer.layer(options.mailer),
+    RecordingAlerter.layer(),
+    layerTestRenderer,
+    RetryPolicy.layer({ inRequestBase: 0 }),
+    Providers.register(provider).pipe(Layer.provideMerge(Providers.layer()))
+  )
+
+export const receiveCreem = (request: WebhookRequest) => receive("creem", request)
+
+/** Asserts an error's text carries neither the secrets nor any of the given signatures. */
+export const expectNoSecrets = (error: unknown, ...forbidden: ReadonlyArray<string>) => {
+  const text = `${String(error)} ${JSON.stringify(error)}`
+  for (const value of [SECRET, OLD_SECRET, ...forbidden]) expect(text).not.toContain(value)
+}

@@ -1,0 +1,74 @@
+import { Providers } from "@hookgate/core"
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Exit, Layer, Redacted } from "effect"
+import { vi } from "vitest"
+import * as StandardWebhooksProvider from "../src/provider.js"
+import { signStandardRequest } from "../src/testing.js"
+import { atNow, OLD_SECRET, polarFulfilment, RAW_SECRET, SECRET } from "./support.js"
+
+const mounted = (layer: Layer.Layer<never, unknown, Providers>, entries: Record<string, string>) =>
+  layer.pipe(
+    Layer.provideMerge(Providers.layer()),
+    Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(entries)))))
+  )
+
+const verifyUnder = (secret: string, options: { readonly secretFormat?: "raw" } = {}) =>
+  Effect.gen(function*() {
+    const provider = yield* Effect.flatMap(Providers, (p) => p.get("polar"))
+    return yield* provider.verify(yield* signStandardRequest(secret, `{"type":"ping"}`, options))
+  })
+
+const polarConfig = (secretFormat?: "raw") =>
+  StandardWebhooksProvider.layerConfig({
+    name: "polar",
+    secrets: "POLAR_WEBHOOK_SECRET",
+    fulfilment: polarFulfilment,
+    ...(secretFormat === undefined ? {} : { secretFormat })
+  })
+
+describe("standard webhooks: configuration", () => {
+  it.effect("layerConfig reads the named config as a comma-separated list; either secret verifies", () =>
+    Effect.gen(function*() {
+      yield* atNow
+      expect((yield* verifyUnder(SECRET)).type).toBe("ping")
+      expect((yield* verifyUnder(OLD_SECRET)).type).toBe("ping")
+    }).pipe(Effect.provide(mounted(polarConfig(), { POLAR_WEBHOOK_SECRET: `${SECRET},${OLD_SECRET}` }))))
+
+  it.effect("layerConfig with secretFormat raw takes Polar's secrets as they are", () =>
+    Effect.gen(function*() {
+      yield* atNow
+      expect((yield* verifyUnder(RAW_SECRET, { secretFormat: "raw" })).type).toBe("ping")
+    }).pipe(Effect.provide(mounted(polarConfig("raw"), { POLAR_WEBHOOK_SECRET: RAW_SECRET }))))
+
+  it.effect("a secret that is not whsec_<base64> fails the layer, naming its position and not its value", () =>
+    Effect.gen(function*() {
+      const exit = yield* Effect.exit(
+        Layer.build(mounted(polarConfig(), { POLAR_WEBHOOK_SECRET: `${SECRET},whsec_not*base64` })).pipe(Effect.scoped)
+      )
+      expect(Exit.isFailure(exit) && String(exit.cause)).toContain("webhook secret #2 is not whsec_<base64>")
+      expect(String(exit)).not.toContain("not*base64")
+      expect(String(exit)).not.toContain(SECRET)
+      const missing = yield* Effect.exit(Layer.build(mounted(polarConfig(), {})).pipe(Effect.scoped))
+      expect(Exit.isFailure(missing) && String(missing.cause)).toContain("POLAR_WEBHOOK_SECRET")
+    }))
+
+  it.effect("each secret's key is imported once, when the provider is made, not per request", () =>
+    Effect.gen(function*() {
+      yield* atNow
+      const importKey = vi.spyOn(crypto.subtle, "importKey")
+      try {
+        const provider = yield* StandardWebhooksProvider.make({
+          name: "polar",
+          secrets: [Redacted.make(SECRET), Redacted.make(OLD_SECRET)],
+          fulfilment: polarFulfilment
+        })
+        expect(importKey).toHaveBeenCalledTimes(2)
+        const requests = yield* Effect.forEach([SECRET, OLD_SECRET, SECRET], (s) => signStandardRequest(s, `{"type":"ping"}`))
+        importKey.mockClear()
+        yield* Effect.forEach(requests, provider.verify)
+        expect(importKey).not.toHaveBeenCalled()
+      } finally {
+        importKey.mockRestore()
+      }
+    }))
+})

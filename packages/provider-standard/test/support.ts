@@ -1,0 +1,103 @@
+import { type Lease, type OrderStore, Providers, receive, RetryPolicy, type WebhookProvider, WebhookRequest } from "@hookgate/core"
+import { layerMemoryStore, layerTestRenderer, RecordingAlerter, ScriptedMailer, type ScriptedMailerOptions } from "@hookgate/core/testing"
+import { Effect, Exit, Layer, Redacted, Schema, TestClock } from "effect"
+import { expect } from "vitest"
+import { fulfilOn } from "../src/fulfil-on.js"
+import * as StandardWebhooksProvider from "../src/provider.js"
+
+// whsec_ and the base64 of 32 fixed bytes; a second for rotation.
+export const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+export const OLD_SECRET = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD"
+/** Polar's secrets are used as raw UTF-8 bytes. */
+export const RAW_SECRET = "polar_whs_3xAmPlE5eCr3tV4lu3"
+
+export const NOW_S = 1_760_000_000
+export const NOW_MS = NOW_S * 1000
+export const atNow = TestClock.setTime(NOW_MS)
+
+/** A Polar-like `order.paid`: only the fields the mapping reads. */
+export const OrderPaid = Schema.Struct({
+  data: Schema.Struct({
+    id: Schema.String,
+    status: Schema.String,
+    total_amount: Schema.Number,
+    currency: Schema.String,
+    product_id: Schema.optional(Schema.NullOr(Schema.String)),
+    customer: Schema.Struct({ email: Schema.String }),
+    metadata: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
+  })
+})
+
+export const polarFulfilment = fulfilOn({
+  types: ["order.paid"],
+  schema: OrderPaid,
+  fulfilment: ({ data }) =>
+    data.status !== "paid" ? null : {
+      orderId: data.id,
+      email: data.customer.email,
+      product: data.product_id ?? null,
+      amount: data.total_amount,
+      currency: data.currency,
+      ...(data.metadata === undefined ? {} : { metadata: data.metadata })
+    }
+})
+
+export const orderPaid = (orderId: string, fields: { email?: string; amount?: number; status?: string } = {}) =>
+  JSON.stringify({
+    type: "order.paid",
+    timestamp: "2025-10-09T08:53:20.000Z",
+    data: {
+      id: orderId,
+      status: fields.status ?? "paid",
+      total_amount: fields.amount ?? 2900,
+      currency: "usd",
+      product_id: "prod_ebook",
+      customer: { id: "cus_1", email: fields.email ?? "buyer@example.com", name: "Ada" },
+      metadata: { source: "landing" },
+      created_at: "2025-10-09T08:53:19.000Z"
+    }
+  })
+
+export const makeProvider = (
+  secrets: ReadonlyArray<string> = [SECRET],
+  options: Partial<Omit<StandardWebhooksProvider.StandardWebhooksOptions, "secrets">> = {}
+) =>
+  StandardWebhooksProvider.make({
+    name: "polar",
+    fulfilment: polarFulfilment,
+    ...options,
+    secrets: secrets.map((s) => Redacted.make(s)) as [Redacted.Redacted<string>]
+  })
+
+export const requestOf = (body: string | Uint8Array, headers: Iterable<readonly [string, string]> | Record<string, string>) =>
+  WebhookRequest.fromParts(typeof body === "string" ? new TextEncoder().encode(body) : body, headers)
+
+/** The failure of an effect that must fail, for asserting its tag and fields. */
+export const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.exit(effect), (exit) => {
+    if (Exit.isSuccess(exit)) throw new Error(`expected a failure, got ${JSON.stringify(exit.value)}`)
+    if (exit.cause._tag !== "Fail") throw new Error(`expected a typed failure, got ${exit.cause._tag}`)
+    return exit.cause.error
+  })
+
+/** A pipeline on the given store, with the scripted mailer and the test renderer. */
+export const pipeline = (
+  provider: Effect.Effect<WebhookProvider>,
+  options: { readonly mailer?: ScriptedMailerOptions; readonly store?: Layer.Layer<OrderStore | Lease, unknown> } = {}
+) =>
+  Layer.mergeAll(
+    options.store ?? layerMemoryStore,
+    ScriptedMailer.layer(options.mailer),
+    RecordingAlerter.layer(),
+    layerTestRenderer,
+    RetryPolicy.layer({ inRequestBase: 0 }),
+    Providers.register(provider).pipe(Layer.provideMerge(Providers.layer()))
+  )
+
+export const receivePolar = (request: WebhookRequest) => receive("polar", request)
+
+/** Asserts an error's text carries neither the secrets nor any of the given signatures. */
+export const expectNoSecrets = (error: unknown, ...forbidden: ReadonlyArray<string>) => {
+  const text = `${String(error)} ${JSON.stringify(error)}`
+  for (const value of [SECRET, SECRET.slice(6), OLD_SECRET, RAW_SECRET, ...forbidden]) expect(text).not.toContain(value)
+}

@@ -1,0 +1,27 @@
+import { SignatureError } from "@hookgate/core"
+import { Clock, Effect } from "effect"
+
+/**
+ * Refuses a signed timestamp more than `toleranceSeconds` from now, in either
+ * direction, in whole seconds as the providers' own libraries count. `now` is
+ * Effect's Clock, so TestClock drives it.
+ */
+export const checkTimestamp = (provider: string, signedAt: number, toleranceSeconds: number) =>
+  Effect.flatMap(Clock.currentTimeMillis, (nowMillis) => {
+    const age = Math.floor(nowMillis / 1000) - signedAt
+    if (age > toleranceSeconds) {
+      return new SignatureError({
+        provider,
+        reason: "timestamp_too_old",
+        detail: `signed ${age} s ago, tolerance is ${toleranceSeconds} s`
+      })
+    }
+    if (-age > toleranceSeconds) {
+      return new SignatureError({
+        provider,
+        reason: "timestamp_in_future",
+        detail: `signed ${-age} s ahead of this clock, tolerance is ${toleranceSeconds} s`
+      })
+    }
+    return Effect.void
+  })

@@ -1,0 +1,49 @@
+import { type Lease, type OrderStore, Providers, receive, RetryPolicy, type WebhookProvider, WebhookRequest } from "@hookgate/core"
+import { layerMemoryStore, layerTestRenderer, RecordingAlerter, ScriptedMailer, type ScriptedMailerOptions } from "@hookgate/core/testing"
+import { Effect, Exit, Layer, Redacted, TestClock } from "effect"
+import { expect } from "vitest"
+import * as StripeProvider from "../src/provider.js"
+
+export const SECRET = "whsec_test_5f1c0a7e2b9d4c68a1e3f0b2d7c9e4a6"
+export const OLD_SECRET = "whsec_test_rolled_0000aaaa1111bbbb2222cccc"
+/** 2025-10-09T...: a fixed "now" for TestClock, in ms and in Stripe's unix seconds. */
+export const NOW_S = 1_760_000_000
+export const NOW_MS = NOW_S * 1000
+
+export const atNow = TestClock.setTime(NOW_MS)
+
+export const makeProvider = (secrets: ReadonlyArray<string> = [SECRET], options: Omit<StripeProvider.StripeOptions, "secrets"> = {}) =>
+  StripeProvider.make({ ...options, secrets: secrets.map((s) => Redacted.make(s)) as [Redacted.Redacted<string>] })
+
+export const requestOf = (body: string | Uint8Array, headers: Iterable<readonly [string, string]> | Record<string, string>) =>
+  WebhookRequest.fromParts(typeof body === "string" ? new TextEncoder().encode(body) : body, headers)
+
+/** The failure of an effect that must fail, for asserting its tag and fields. */
+export const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.exit(effect), (exit) => {
+    if (Exit.isSuccess(exit)) throw new Error(`expected a failure, got ${JSON.stringify(exit.value)}`)
+    if (exit.cause._tag !== "Fail") throw new Error(`expected a typed failure, got ${exit.cause._tag}`)
+    return exit.cause.error
+  })
+
+/** A pipeline on the given store, with the scripted mailer and the test renderer. */
+export const pipeline = (
+  provider: Effect.Effect<WebhookProvider>,
+  options: { readonly mailer?: ScriptedMailerOptions; readonly store?: Layer.Layer<OrderStore | Lease, unknown> } = {}
+) =>
+  Layer.mergeAll(
+    options.store ?? layerMemoryStore,
+    ScriptedMailer.layer(options.mailer),
+    RecordingAlerter.layer(),
+    layerTestRenderer,
+    RetryPolicy.layer({ inRequestBase: 0 }),
+    Providers.register(provider).pipe(Layer.provideMerge(Providers.layer()))
+  )
+
+export const receiveStripe = (request: WebhookRequest) => receive("stripe", request)
+
+/** Asserts an error's text carries neither the secret nor any of the given signatures. */
+export const expectNoSecrets = (error: unknown, ...forbidden: ReadonlyArray<string>) => {
+  const text = `${String(error)} ${JSON.stringify(error)}`
+  for (const value of [SECRET, OLD_SECRET, ...forbidden]) expect(text).not.toContain(value)
+}
