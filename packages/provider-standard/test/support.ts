@@ -1,6 +1,7 @@
 import { type Lease, type OrderStore, Providers, receive, RetryPolicy, type WebhookProvider, WebhookRequest } from "@hookgate/core"
-import { layerMemoryStore, layerTestRenderer, RecordingAlerter, ScriptedMailer, type ScriptedMailerOptions } from "@hookgate/core/testing"
+import { layerTestRenderer, RecordingAlerter, ScriptedMailer, type ScriptedMailerOptions } from "@hookgate/core/testing"
 import { Effect, Exit, Layer, Redacted, Schema, TestClock } from "effect"
+import { SqliteStore } from "@hookgate/store-sqlite"
 import { expect } from "vitest"
 import { fulfilOn } from "../src/fulfil-on.js"
 import * as StandardWebhooksProvider from "../src/provider.js"
@@ -80,13 +81,13 @@ export const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     return exit.cause.error
   })
 
-/** A pipeline on the given store, with the scripted mailer and the test renderer. */
+/** The core pipeline on a fresh in-memory SQLite store (or the given one), with the scripted mailer and the test renderer. */
 export const pipeline = (
   provider: Effect.Effect<WebhookProvider>,
   options: { readonly mailer?: ScriptedMailerOptions; readonly store?: Layer.Layer<OrderStore | Lease, unknown> } = {}
 ) =>
   Layer.mergeAll(
-    options.store ?? layerMemoryStore,
+    options.store ?? SqliteStore.layer({ filename: ":memory:" }),
     ScriptedMailer.layer(options.mailer),
     RecordingAlerter.layer(),
     layerTestRenderer,
