@@ -1,0 +1,66 @@
+import { type Alert, AlertFailed, Alerter, type AlerterShape, Mailer, type MailerError, OutgoingEmail } from "@hookgate/core"
+import { Config, type ConfigError, Duration, Effect, Layer } from "effect"
+import { headline, plainText } from "./internal/format.js"
+import { alertIdempotencyKey } from "./internal/key.js"
+import { retrying, type RetryOptions } from "./internal/retry.js"
+
+export interface EmailAlerterOptions extends RetryOptions {
+  /** The owner's address. */
+  readonly to: string
+  /** A sender the mailer accepts (a verified domain). */
+  readonly from: string
+  /** Default `[hookgate]`. */
+  readonly subjectPrefix?: string
+}
+
+/** A `retry-after` longer than this is not waited out inside the alert attempt. */
+const MAX_WAIT = Duration.seconds(2)
+
+const retryable = (error: MailerError) =>
+  error._tag === "Transient" && (error.retryAfter === undefined || Duration.lessThanOrEqualTo(error.retryAfter, MAX_WAIT))
+
+/**
+ * Emails the owner through a `Mailer`: the pipeline's, or another one given to
+ * this layer alone (`layer(options).pipe(Layer.provide(otherMailerLayer))`),
+ * which is wise when the alert may be about the pipeline's mailer itself.
+ * Each alert has its own idempotency key, `hookgate/alert/<alert id>`.
+ */
+export const make = (options: EmailAlerterOptions): Effect.Effect<AlerterShape, never, Mailer> =>
+  Effect.map(Mailer, (mailer) => {
+    const prefix = options.subjectPrefix ?? "[hookgate]"
+    const alert = (alert: Alert) =>
+      Effect.gen(function*() {
+        const email = new OutgoingEmail({
+          from: options.from,
+          to: options.to,
+          subject: `${prefix} ${headline(alert)}`,
+          text: plainText(alert),
+          headers: { "X-Hookgate-Alert": alert.kind }
+        })
+        const idempotencyKey = yield* alertIdempotencyKey(alert.id)
+        yield* retrying(
+          mailer.send(email, { idempotencyKey }),
+          options,
+          retryable,
+          (error) => (error._tag === "Transient" && error.retryAfter !== undefined ? error.retryAfter : Duration.zero)
+        )
+      }).pipe(
+        Effect.mapError((error) => new AlertFailed({ detail: `email to the owner failed: ${error.message}` })),
+        Effect.withSpan("hookgate.alerter.email", { attributes: { kind: alert.kind } })
+      )
+    return { alert }
+  })
+
+export const layer = (options: EmailAlerterOptions): Layer.Layer<Alerter, never, Mailer> =>
+  Layer.effect(Alerter, make(options))
+
+/** Reads `HOOKGATE_ALERT_EMAIL_TO` and `HOOKGATE_ALERT_EMAIL_FROM`. */
+export const EmailAlerterConfig: Config.Config<EmailAlerterOptions> = Config.all({
+  to: Config.nonEmptyString("HOOKGATE_ALERT_EMAIL_TO"),
+  from: Config.nonEmptyString("HOOKGATE_ALERT_EMAIL_FROM")
+})
+
+export const layerConfig: Layer.Layer<Alerter, ConfigError.ConfigError, Mailer> = Layer.effect(
+  Alerter,
+  Effect.flatMap(EmailAlerterConfig, make)
+)
