@@ -1,10 +1,14 @@
-import { defaultServerConditions, defineConfig } from "vite"
+import { defineConfig } from "vite"
 
 // Workspace packages resolve to their TypeScript sources through the
 // "@hookgate/source" export condition, so tests never need a build first.
+// No "module" condition: dependencies load as Node loads them (some packages'
+// "module" builds, such as @opentelemetry/api's, are not valid Node ESM).
+const conditions = ["@hookgate/source", "node", "development|production"]
+
 export default defineConfig({
-  resolve: { conditions: ["@hookgate/source", ...defaultServerConditions] },
-  ssr: { resolve: { conditions: ["@hookgate/source", ...defaultServerConditions] } },
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
     testTimeout: 30_000,

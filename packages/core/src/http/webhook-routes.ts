@@ -1,5 +1,5 @@
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { WebhookRequest } from "../domain/webhook.js"
 import { MalformedPayload } from "../errors.js"
 import { receive } from "../pipeline/receive.js"
@@ -15,8 +15,27 @@ export const DEFAULT_MAX_BODY_BYTES = 256 * 1024
 
 const respond = (answer: ContractAnswer) => HttpServerResponse.unsafeJson(answer.body, { status: answer.httpStatus })
 
+/** One structured line per webhook: provider, outcome, order key, status, duration. Never a body or a secret. */
+const logAnswer = (providerName: string, startedAt: number) => (answer: ContractAnswer) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    Effect.logInfo("webhook").pipe(
+      Effect.annotateLogs({
+        provider: providerName,
+        outcome: answer.body.status,
+        orderKey: answer.body.orderId ?? null,
+        httpStatus: answer.httpStatus,
+        durationMs: now - startedAt
+      })
+    ))
+
 /** `POST /webhooks/:provider`: reads the raw body within the limit and runs `receive`. */
 export const handleWebhook = (providerName: string, options: WebhookRoutesOptions = {}) =>
+  Effect.flatMap(Clock.currentTimeMillis, (startedAt) => answerWebhook(providerName, options).pipe(
+    Effect.tap(logAnswer(providerName, startedAt)),
+    Effect.map(respond)
+  ))
+
+const answerWebhook = (providerName: string, options: WebhookRoutesOptions) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const body = yield* readBodyLimited(request, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES).pipe(
@@ -27,8 +46,7 @@ export const handleWebhook = (providerName: string, options: WebhookRoutesOption
   }).pipe(
     Effect.map(answerOutcome),
     Effect.catchAll((error) => Effect.succeed(answerError(error))),
-    Effect.catchAllDefect((defect) => Effect.as(Effect.logError("webhook handler defect", defect), answerDefect)),
-    Effect.map(respond)
+    Effect.catchAllDefect((defect) => Effect.as(Effect.logError("webhook handler defect", defect), answerDefect))
   )
 
 /** The webhook and health routes, shared by the Node server and the Worker. */

@@ -1,0 +1,14 @@
+import { Command, Options } from "@effect/cli"
+import { OrderStore } from "@hookgate/core"
+import { Effect } from "effect"
+import { withStore } from "./context.js"
+import { printAlerts } from "./print.js"
+
+const list = Command.make("list", { limit: Options.integer("limit").pipe(Options.withDefault(50)) }, ({ limit }) =>
+  withStore(Effect.flatMap(OrderStore, (store) => store.alerts({ limit }))).pipe(Effect.flatMap(printAlerts))
+).pipe(Command.withDescription("list stored alerts, newest first, with their delivery outcome"))
+
+export const alertsCommand = Command.make("alerts").pipe(
+  Command.withDescription("alerts raised for the owner"),
+  Command.withSubcommands([list])
+)

@@ -1,0 +1,14 @@
+import { Command } from "@effect/cli"
+import { alertsCommand } from "./alerts.js"
+import { demoCommand } from "./demo.js"
+import { ordersCommand } from "./orders.js"
+import { sendTestCommand } from "./send-test.js"
+import { serveCommand } from "./serve.js"
+import { sweepCommand } from "./sweep.js"
+
+export const hookgate = Command.make("hookgate").pipe(
+  Command.withDescription("payment webhooks into emails that go out once"),
+  Command.withSubcommands([serveCommand, sweepCommand, ordersCommand, alertsCommand, sendTestCommand, demoCommand])
+)
+
+export const cli = Command.run(hookgate, { name: "hookgate", version: "0.1.0" })

@@ -1,0 +1,54 @@
+import { Args, Command, Options } from "@effect/cli"
+import { OrderStore } from "@hookgate/core"
+import { Clock, Console, Data, Effect, Option } from "effect"
+import { withStore } from "./context.js"
+import { describeAttempts, printOrders } from "./print.js"
+
+export class OperatorRefusal extends Data.TaggedError("OperatorRefusal")<{ readonly message: string }> {}
+
+const key = Args.text({ name: "key" }).pipe(Args.withDescription("the order key, e.g. stripe:cs_test_…"))
+
+const list = Command.make(
+  "list",
+  {
+    status: Options.choice("status", ["pending", "sent", "failed", "capped"]).pipe(Options.optional),
+    limit: Options.integer("limit").pipe(Options.withDefault(50))
+  },
+  ({ limit, status }) =>
+    withStore(Effect.flatMap(OrderStore, (store) => store.list({ limit, status: Option.getOrUndefined(status) })))
+      .pipe(Effect.flatMap(printOrders))
+).pipe(Command.withDescription("list orders, newest first"))
+
+const show = Command.make("show", { key }, ({ key }) =>
+  withStore(Effect.gen(function*() {
+    const store = yield* OrderStore
+    const order = yield* store.get(key)
+    if (Option.isNone(order)) return yield* new OperatorRefusal({ message: `no order ${key}` })
+    const receipts = yield* store.receipts({ orderKey: key, limit: 100 })
+    yield* Console.log(JSON.stringify({ order: order.value, receipts }, null, 2))
+  }))).pipe(Command.withDescription("show an order and the events received for it"))
+
+const retry = Command.make(
+  "retry",
+  { key, confirm: Options.boolean("confirm").pipe(Options.withDescription("really put the order back in the queue")) },
+  ({ confirm, key }) =>
+    withStore(Effect.gen(function*() {
+      const store = yield* OrderStore
+      const order = yield* store.get(key)
+      if (Option.isNone(order)) return yield* new OperatorRefusal({ message: `no order ${key}` })
+      yield* Console.log(describeAttempts(order.value))
+      if (!confirm) {
+        return yield* new OperatorRefusal({ message: "not retried: add --confirm to put this order back in the queue" })
+      }
+      const requeued = yield* store.requeue(key, yield* Clock.currentTimeMillis)
+      if (Option.isNone(requeued)) {
+        return yield* new OperatorRefusal({ message: `not retried: only capped or failed orders can be retried (this one is ${order.value.status})` })
+      }
+      yield* Console.log(`requeued ${key}: the next sweep sends it (or run \`hookgate sweep\`)`)
+    }))
+).pipe(Command.withDescription("put a capped or failed order back in the queue (needs --confirm)"))
+
+export const ordersCommand = Command.make("orders").pipe(
+  Command.withDescription("inspect and retry orders"),
+  Command.withSubcommands([list, show, retry])
+)

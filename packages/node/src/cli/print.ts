@@ -1,0 +1,60 @@
+import type { Alert, Order, SweepReport } from "@hookgate/core"
+import { Console } from "effect"
+
+/** Aligned plain-text tables for the terminal. */
+export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>) => {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)))
+  const line = (cells: ReadonlyArray<string>) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd()
+  return [line(header), ...rows.map(line)].join("\n")
+}
+
+const time = (ms: number | null) => (ms === null ? "-" : new Date(ms).toISOString())
+const clip = (text: string | null, max = 60) => (text === null ? "-" : text.length > max ? `${text.slice(0, max - 1)}…` : text)
+
+export const printOrders = (orders: ReadonlyArray<Order>) =>
+  Console.log(
+    orders.length === 0
+      ? "no orders"
+      : table(
+        ["order", "status", "attempts", "next attempt", "last error"],
+        orders.map((o) => [o.key, o.status, String(o.attempts), o.status === "pending" ? time(o.nextAttemptAt) : "-", clip(o.lastError)])
+      )
+  )
+
+export const printAlerts = (alerts: ReadonlyArray<Alert>) =>
+  Console.log(
+    alerts.length === 0
+      ? "no alerts"
+      : table(
+        ["created", "kind", "order", "delivered", "message"],
+        alerts.map((a) => [
+          time(a.createdAt),
+          a.kind,
+          a.orderKey ?? "-",
+          a.deliveredAt !== null ? time(a.deliveredAt) : a.deliveryError !== null ? `failed: ${clip(a.deliveryError, 30)}` : "no",
+          clip(a.message, 80)
+        ])
+      )
+  )
+
+export const printReport = (report: SweepReport) =>
+  Console.log(table(["scanned", "sent", "failed", "capped", "skipped"], [[
+    String(report.scanned),
+    String(report.sent),
+    String(report.failed),
+    String(report.capped),
+    String(report.skipped)
+  ]]))
+
+/** What is known of an order's earlier attempts, before an operator acts on it. */
+export const describeAttempts = (order: Order) =>
+  [
+    `order ${order.key}: ${order.status}, ${order.attempts} recorded attempt(s)`,
+    `  last error:   ${order.lastError ?? "-"}`,
+    `  message id:   ${order.messageId ?? "-"}`,
+    `  uncertain:    ${
+      order.uncertain
+        ? "yes: an earlier attempt may have been accepted by the mailer; the buyer may already have this email"
+        : "no"
+    }`
+  ].join("\n")

@@ -1,0 +1,65 @@
+import { Args, Command, Options } from "@effect/cli"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { Config, Console, Effect, Option, Redacted } from "effect"
+import { randomBytes } from "node:crypto"
+import { table } from "./print.js"
+import { type ProviderName, signedPayingEvent, type SignedEvent } from "./sample-events.js"
+
+export interface Answer {
+  readonly n: number
+  readonly httpStatus: number
+  readonly status: string
+}
+
+/** Posts one signed event `times` times, at most `concurrency` at once, and collects the answers. */
+export const postRepeatedly = (url: string, event: SignedEvent, times: number, concurrency: number) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const request = HttpClientRequest.post(`${url}/webhooks/${event.provider}`).pipe(
+      HttpClientRequest.setHeaders(event.headers),
+      HttpClientRequest.bodyText(event.body, "application/json")
+    )
+    return yield* Effect.forEach(
+      Array.from({ length: times }, (_, i) => i + 1),
+      (n) =>
+        client.execute(request).pipe(
+          Effect.flatMap((response) =>
+            Effect.map(response.json, (body): Answer => ({
+              n,
+              httpStatus: response.status,
+              status: String((body as { status?: unknown }).status)
+            }))
+          ),
+          Effect.scoped
+        ),
+      { concurrency }
+    )
+  })
+
+const secretName = (provider: ProviderName) => provider === "stripe" ? "STRIPE_WEBHOOK_SECRET" : "CREEM_WEBHOOK_SECRET"
+
+export const sendTestCommand = Command.make(
+  "send-test",
+  {
+    provider: Args.choice([["stripe", "stripe" as const], ["creem", "creem" as const]], { name: "provider" }),
+    url: Options.text("url").pipe(Options.optional, Options.withDescription("the gateway (default http://localhost:$PORT)")),
+    replays: Options.integer("replays").pipe(Options.withDefault(0), Options.withDescription("send the same signed event this many more times")),
+    concurrency: Options.integer("concurrency").pipe(Options.withDefault(1), Options.withDescription("requests in flight at once")),
+    email: Options.text("email").pipe(Options.withDefault("buyer@example.com"))
+  },
+  ({ concurrency, email, provider, replays, url }) =>
+    Effect.gen(function*() {
+      const port = yield* Config.port("PORT").pipe(Config.withDefault(8787))
+      const base = Option.getOrElse(url, () => `http://localhost:${port}`)
+      // The first secret of the configured list: the one the gateway checks first.
+      const secrets = yield* Config.redacted(secretName(provider))
+      const secret = Redacted.make(Redacted.value(secrets).split(",")[0]!.trim())
+      const event = yield* signedPayingEvent(provider, secret, { id: randomBytes(6).toString("hex"), email })
+      yield* Console.log(`posting a signed ${provider} paying event for ${event.orderKey} to ${base} ${1 + replays} time(s), ${concurrency} at once`)
+      const answers = yield* postRepeatedly(base, event, 1 + replays, Math.max(1, concurrency))
+      yield* Console.log(table(["#", "http", "status"], answers.map((a) => [String(a.n), String(a.httpStatus), a.status])))
+      const counts = new Map<string, number>()
+      for (const a of answers) counts.set(a.status, (counts.get(a.status) ?? 0) + 1)
+      yield* Console.log(`summary: ${Array.from(counts, ([status, n]) => `${status} ${n}`).join(", ")}`)
+    }).pipe(Effect.provide(FetchHttpClient.layer))
+).pipe(Command.withDescription("sign a realistic paying event with the configured secret and post it to a running gateway"))

@@ -1,0 +1,74 @@
+import { FetchHttpClient } from "@effect/platform"
+import { Alerter, type Mailer, Providers, type Renderer, RetryPolicy } from "@hookgate/core"
+import * as Resend from "@hookgate/mailer-resend"
+import * as Creem from "@hookgate/provider-creem"
+import * as Stripe from "@hookgate/provider-stripe"
+import { SqliteStore } from "@hookgate/store-sqlite"
+import { ConfigError, Duration, Effect, Layer, Option } from "effect"
+import type { GatewayConfig } from "./config.js"
+import { layerOutboxMailer } from "./mailer/outbox-mailer.js"
+import { layerDefaultRenderer } from "./renderer.js"
+
+/** What a program embedding the gateway may replace. */
+export interface GatewayOverrides {
+  readonly mailer?: Layer.Layer<Mailer>
+  readonly renderer?: Layer.Layer<Renderer>
+  readonly alerter?: Layer.Layer<Alerter>
+  readonly retryPolicy?: Layer.Layer<RetryPolicy>
+}
+
+/** The mailer HOOKGATE_MAILER names: the local outbox, or Resend (RESEND_API_KEY, RESEND_BASE_URL). */
+export const mailerLayer = (config: GatewayConfig): Layer.Layer<Mailer, ConfigError.ConfigError> =>
+  config.mailer === "outbox"
+    ? layerOutboxMailer(config.outbox)
+    : Resend.layerConfig.pipe(Layer.provide(FetchHttpClient.layer))
+
+/**
+ * Everything but the providers: store, mailer, alerter, renderer, retry policy.
+ * Enough for `sweep` and the admin commands.
+ */
+export const deliveryLayer = (config: GatewayConfig, overrides: GatewayOverrides = {}) =>
+  Layer.mergeAll(
+    SqliteStore.layer({ filename: config.db, busyTimeoutMs: Duration.toMillis(config.dbBusyTimeout) }),
+    overrides.mailer ?? mailerLayer(config),
+    overrides.alerter ?? Alerter.layerLog,
+    overrides.renderer ?? layerDefaultRenderer(config.from),
+    overrides.retryPolicy ?? RetryPolicy.layerConfig
+  )
+
+/** The names of the providers that have a secret; only those are mounted. */
+export const mountedProviders = (config: GatewayConfig): ReadonlyArray<string> => [
+  ...(Option.isSome(config.stripeSecrets) ? ["stripe"] : []),
+  ...(Option.isSome(config.creemSecrets) ? ["creem"] : [])
+]
+
+/**
+ * The provider registry: Stripe and Creem, each mounted only with its secret.
+ * With no secret at all there is nothing to serve, and the gateway refuses to start.
+ */
+export const providersLayer = (config: GatewayConfig): Layer.Layer<Providers, ConfigError.ConfigError> => {
+  const mounted = [
+    ...Option.toArray(Option.map(config.stripeSecrets, (secrets) => Stripe.layer({ secrets }))),
+    ...Option.toArray(Option.map(config.creemSecrets, (secrets) => Creem.layer({ secrets })))
+  ]
+  if (mounted.length === 0) {
+    return Layer.fail(ConfigError.MissingData(
+      ["STRIPE_WEBHOOK_SECRET"],
+      "no provider is configured: set STRIPE_WEBHOOK_SECRET and/or CREEM_WEBHOOK_SECRET (comma-separated for rotation)"
+    ))
+  }
+  return Layer.mergeAll(...(mounted as [typeof mounted[number], ...Array<typeof mounted[number]>])).pipe(
+    Layer.provideMerge(Providers.layer())
+  )
+}
+
+/** The whole gateway: providers and delivery. */
+export const gatewayLayer = (config: GatewayConfig, overrides: GatewayOverrides = {}) =>
+  Layer.merge(providersLayer(config), deliveryLayer(config, overrides))
+
+export const describeGateway = (config: GatewayConfig) =>
+  Effect.succeed({
+    providers: mountedProviders(config),
+    database: config.db,
+    mailer: config.mailer === "outbox" ? `outbox (${config.outbox})` : "resend"
+  })

@@ -1,0 +1,37 @@
+import * as OtelMetrics from "@effect/opentelemetry/Metrics"
+import * as OtelResource from "@effect/opentelemetry/Resource"
+import { HttpRouter, HttpServerResponse } from "@effect/platform"
+import { PrometheusExporter, PrometheusSerializer } from "@opentelemetry/exporter-prometheus"
+import { Context, Effect, Layer } from "effect"
+
+/**
+ * `GET /metrics` in Prometheus text format: Effect's metrics reach an
+ * OpenTelemetry `PrometheusExporter` (used as a reader, not a server of its
+ * own) through `@effect/opentelemetry`, and its serializer writes the text.
+ */
+export class PrometheusReader extends Context.Tag("@hookgate/node/PrometheusReader")<PrometheusReader, PrometheusExporter>() {
+  static readonly layer: Layer.Layer<PrometheusReader> = Layer.unwrapEffect(
+    Effect.sync(() => {
+      const exporter = new PrometheusExporter({ preventServerStart: true })
+      return Layer.merge(
+        Layer.succeed(PrometheusReader, exporter),
+        OtelMetrics.layer(() => exporter).pipe(Layer.provide(OtelResource.layer({ serviceName: "hookgate" })))
+      )
+    })
+  )
+}
+
+const serializer = new PrometheusSerializer()
+
+export const metricsRoute = HttpRouter.empty.pipe(
+  HttpRouter.get(
+    "/metrics",
+    Effect.gen(function*() {
+      const reader = yield* PrometheusReader
+      const { resourceMetrics } = yield* Effect.promise(() => reader.collect())
+      return HttpServerResponse.text(serializer.serialize(resourceMetrics), {
+        contentType: "text/plain; version=0.0.4; charset=utf-8"
+      })
+    })
+  )
+)

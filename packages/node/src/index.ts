@@ -1,0 +1,12 @@
+/**
+ * @hookgate/node: the runnable gateway for Node. Embed it with `gatewayServer`,
+ * or run the `hookgate` command.
+ */
+export { DEV_SETTINGS, GatewayConfig } from "./config.js"
+export { deliveryLayer, gatewayLayer, type GatewayOverrides, mailerLayer, providersLayer } from "./gateway-layer.js"
+export { layerOutboxMailer, makeOutboxMailer } from "./mailer/outbox-mailer.js"
+export { layerDefaultRenderer } from "./renderer.js"
+export { gatewayRouter, gatewayServer, serverUrl } from "./server.js"
+export { adminRoutes } from "./http/admin-routes.js"
+export { metricsRoute, PrometheusReader } from "./http/metrics.js"
+export { hookgate as hookgateCommand } from "./cli/main.js"

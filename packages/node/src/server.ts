@@ -1,0 +1,48 @@
+import { HttpRouter, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { runSweeper, webhookRoutes } from "@hookgate/core"
+import { Duration, Effect, Layer, Option } from "effect"
+import { createServer } from "node:http"
+import type { GatewayConfig } from "./config.js"
+import { gatewayLayer, type GatewayOverrides } from "./gateway-layer.js"
+import { adminRoutes } from "./http/admin-routes.js"
+import { metricsRoute, PrometheusReader } from "./http/metrics.js"
+import { requestLog } from "./http/request-log.js"
+
+/** Every route of the gateway: webhooks and health, admin (with a token), metrics. */
+export const gatewayRouter = (config: GatewayConfig) =>
+  Option.match(config.adminToken, {
+    onNone: () => webhookRoutes({ maxBodyBytes: config.maxBodyBytes }),
+    onSome: (token) => HttpRouter.concat(webhookRoutes({ maxBodyBytes: config.maxBodyBytes }), adminRoutes(token))
+  }).pipe(HttpRouter.concat(metricsRoute))
+
+/**
+ * The HTTP server on `config.port` (0 picks a free port) with the sweep running
+ * on its Schedule in the same process. Closing the layer's scope shuts down
+ * gracefully: no new connections, in-flight requests get `shutdownGrace` to
+ * finish, then connections are cut, the sweeper stops and the database closes.
+ */
+export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides = {}) => {
+  const server = createServer()
+  const graceful = Layer.scopedDiscard(
+    // Added after the server's own finalizer, so it runs first: it arms the deadline
+    // while `server.close()` waits for in-flight requests.
+    Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        setTimeout(() => server.closeAllConnections(), Duration.toMillis(config.shutdownGrace)).unref()
+      })
+    )
+  )
+  const sweeper = Layer.scopedDiscard(Effect.forkScoped(runSweeper()))
+  return HttpServer.serve(gatewayRouter(config), requestLog).pipe(
+    Layer.provideMerge(graceful),
+    Layer.provideMerge(NodeHttpServer.layer(() => server, { port: config.port })),
+    Layer.provideMerge(sweeper),
+    Layer.provideMerge(PrometheusReader.layer),
+    Layer.provideMerge(gatewayLayer(config, overrides))
+  )
+}
+
+/** The base URL of a running server. */
+export const serverUrl = Effect.map(HttpServer.HttpServer, (server) =>
+  server.address._tag === "TcpAddress" ? `http://localhost:${server.address.port}` : "unix socket")

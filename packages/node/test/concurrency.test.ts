@@ -1,0 +1,49 @@
+import { startResendTestServer, type ResendTestServerShape } from "@hookgate/mailer-resend/testing"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { baseEnv, type GatewayProcess, startGateway, tempDir } from "./support/gateway-process.js"
+import { admin, creemBody, deliver, signCreem, signStripe, stripeBody } from "./support/webhooks.js"
+
+/** Real concurrency: parallel HTTP requests against a spawned gateway, emails counted by Resend's test server. */
+
+let resend: ResendTestServerShape
+let gateway: GatewayProcess
+
+beforeAll(async () => {
+  resend = await startResendTestServer()
+  gateway = await startGateway({
+    ...baseEnv(tempDir()),
+    HOOKGATE_MAILER: "resend",
+    RESEND_API_KEY: resend.apiKey,
+    RESEND_BASE_URL: resend.url
+  })
+})
+afterAll(async () => {
+  await gateway?.stop()
+  await resend?.close()
+})
+
+const emailsFor = (orderKey: string) => resend.emails.filter((e) => e.idempotencyKey === `hookgate/order/${orderKey}`)
+
+describe("concurrent deliveries", () => {
+  it("100 concurrent requests of one signed event send one email and answer no 5xx", async () => {
+    const signed = await signStripe(stripeBody("hundred"))
+    resend.delayNext(1, 300) // keep the first send in flight while the others arrive
+    const answers = await Promise.all(Array.from({ length: 100 }, () => deliver(gateway.url, signed)))
+    expect(answers.filter((a) => a.status >= 500)).toEqual([])
+    expect(answers.filter((a) => a.body.status === "sent")).toHaveLength(1)
+    expect(answers.every((a) => ["sent", "in_progress", "duplicate"].includes(a.body.status as string))).toBe(true)
+    expect(emailsFor(signed.orderKey)).toHaveLength(1)
+  })
+
+  it("200 orders, each delivered five times at once, send exactly one email per order", async () => {
+    const orders = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? signStripe(stripeBody(`many-${i}`)) : signCreem(creemBody(`many-${i}`))))
+    )
+    const answers = await Promise.all(orders.flatMap((signed) => Array.from({ length: 5 }, () => deliver(gateway.url, signed))))
+    expect(answers.filter((a) => a.status >= 500)).toEqual([])
+    for (const signed of orders) expect(emailsFor(signed.orderKey)).toHaveLength(1)
+    const stats = await admin(gateway.url, "/admin/stats")
+    expect(stats.body.orders.sent).toBeGreaterThanOrEqual(201)
+    expect(stats.body.orders.pending).toBe(0)
+  })
+})

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "@effect/vitest"
+import { OutgoingEmail } from "@hookgate/core"
+import { makeOutboxMailer } from "@hookgate/node"
+import { Effect } from "effect"
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import PostalMime from "postal-mime"
+import { tempDir } from "./support/gateway-process.js"
+
+const email = new OutgoingEmail({
+  from: "Shop <shop@example.com>",
+  to: "buyer@example.com",
+  subject: "Your licence: Pro ✓",
+  text: "Your key is ABCD-1234.\nThanks!",
+  replyTo: "help@example.com"
+})
+
+describe("the outbox mailer", () => {
+  it.effect("writes a parseable .eml named after the idempotency key", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      const receipt = yield* makeOutboxMailer(dir).send(email, { idempotencyKey: "hookgate/order/stripe:cs_1" })
+      expect(readdirSync(dir)).toEqual(["hookgate_order_stripe_cs_1.eml"])
+      expect(receipt.messageId).toBe(join(dir, "hookgate_order_stripe_cs_1.eml"))
+      const parsed = yield* Effect.promise(() => PostalMime.parse(readFileSync(receipt.messageId)))
+      expect(parsed.subject).toBe("Your licence: Pro ✓")
+      expect(parsed.to?.[0]?.address).toBe("buyer@example.com")
+      expect(parsed.from?.address).toBe("shop@example.com")
+      expect(parsed.text?.trim()).toBe("Your key is ABCD-1234.\nThanks!")
+      expect(parsed.headers.find((h) => h.key === "x-hookgate-idempotency-key")?.value).toBe("hookgate/order/stripe:cs_1")
+    }))
+
+  it.effect("a second accepted send under one key is a visible collision, not an overwrite", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      const mailer = makeOutboxMailer(dir)
+      expect(mailer.honoursIdempotencyKeys).toBe(false)
+      yield* mailer.send(email, { idempotencyKey: "hookgate/order/creem:ord_1" })
+      yield* mailer.send(email, { idempotencyKey: "hookgate/order/creem:ord_1" })
+      expect(readdirSync(dir).sort()).toEqual(["hookgate_order_creem_ord_1.eml", "hookgate_order_creem_ord_1~2.eml"])
+    }))
+})

@@ -1,0 +1,40 @@
+import { spawn } from "node:child_process"
+import { readdirSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { BIN, runCli, startGateway, tempDir } from "./support/gateway-process.js"
+
+describe("the README quick start", () => {
+  it("`serve --dev` (npm start) prints a send-test line that works when pasted", async () => {
+    const dir = tempDir()
+    const gateway = await startGateway(
+      { PORT: "0", HOOKGATE_DB: join(dir, "hookgate.db"), HOOKGATE_OUTBOX: join(dir, "outbox") },
+      ["serve", "--dev"]
+    )
+    try {
+      const output = gateway.output()
+      expect(output).toContain("Development settings")
+      expect(output).toContain("HOOKGATE_ADMIN_TOKEN=")
+      const line = /^\s+(STRIPE_WEBHOOK_SECRET=\S+ PORT=\d+) npx hookgate (send-test .*)$/m.exec(output)
+      expect(line, output).not.toBeNull()
+      const env = Object.fromEntries(line![1]!.split(" ").map((pair) => pair.split("=") as [string, string]))
+      const { code, stderr, stdout } = await runCli(env, line![2]!.split(" "))
+      expect(code, stdout + stderr).toBe(0)
+      expect(stdout).toMatch(/summary: .*sent 1/)
+      expect(readdirSync(join(dir, "outbox")).filter((f) => f.endsWith(".eml"))).toHaveLength(1)
+    } finally {
+      await gateway.stop()
+    }
+  }, 30_000)
+
+  it("`npx hookgate` resolves to the gateway's command from the repository root", async () => {
+    const help = await new Promise<string>((resolve) => {
+      const child = spawn(process.execPath, [BIN, "--help"])
+      let out = ""
+      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()))
+      child.on("exit", () => resolve(out))
+    })
+    expect(help).toContain("send-test")
+    expect(help).toContain("demo")
+  })
+})

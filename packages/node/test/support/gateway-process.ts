@@ -1,0 +1,81 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { existsSync, mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+/** Runs the real `hookgate` command in a child process (needs `tsc -b`, which `npm test` runs first). */
+
+export const BIN = fileURLToPath(new URL("../../bin/hookgate.js", import.meta.url))
+const BUILT = fileURLToPath(new URL("../../dist/src/bin.js", import.meta.url))
+
+export const STRIPE_SECRET = "whsec_test_stripe_secret_for_gateway_tests"
+export const CREEM_SECRET = "whsec_test_creem_secret_for_gateway_tests"
+export const ADMIN_TOKEN = "test-admin-token"
+
+export const tempDir = () => mkdtempSync(join(tmpdir(), "hookgate-node-"))
+
+export interface GatewayProcess {
+  readonly url: string
+  readonly child: ChildProcess
+  /** Everything the process printed so far (stdout and stderr). */
+  readonly output: () => string
+  readonly exited: Promise<number | null>
+  readonly stop: (signal?: NodeJS.Signals) => Promise<number | null>
+}
+
+/** Base environment: a fresh database and outbox, both providers, an admin token, a free port. */
+export const baseEnv = (dir: string): Record<string, string> => ({
+  PORT: "0",
+  HOOKGATE_DB: join(dir, "hookgate.db"),
+  HOOKGATE_OUTBOX: join(dir, "outbox"),
+  STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
+  CREEM_WEBHOOK_SECRET: CREEM_SECRET,
+  HOOKGATE_ADMIN_TOKEN: ADMIN_TOKEN
+})
+
+/** Starts `hookgate <args>` and waits until it prints the address it listens on. */
+export const startGateway = async (env: Record<string, string>, args: ReadonlyArray<string> = ["serve"]): Promise<GatewayProcess> => {
+  if (!existsSync(BUILT)) throw new Error("run `tsc -b` first (npm test does)")
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), 20_000)
+    const check = () => {
+      const match = /listening on (http:\/\/localhost:\d+)/.exec(output)
+      if (match) {
+        clearTimeout(timer)
+        resolve(match[1]!)
+      }
+    }
+    child.stdout!.on("data", check)
+    void exited.then((code) => reject(new Error(`gateway exited (${code}) before listening:\n${output}`)))
+  })
+  return {
+    url,
+    child,
+    output: () => output,
+    exited,
+    stop: (signal = "SIGTERM") => {
+      if (child.exitCode === null) child.kill(signal)
+      return exited
+    }
+  }
+}
+
+/** Runs `hookgate <args>` to completion. */
+export const runCli = (env: Record<string, string>, args: ReadonlyArray<string>) =>
+  new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? "", ...env } })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    child.on("exit", (code) => resolve({ code, stdout, stderr }))
+  })
