@@ -1,5 +1,6 @@
 import { FetchHttpClient } from "@effect/platform"
 import { Alerter, type Mailer, Providers, type Renderer, RetryPolicy } from "@hookgate/core"
+import { EmailAlerter, fanOut } from "@hookgate/alerters"
 import * as Resend from "@hookgate/mailer-resend"
 import * as Creem from "@hookgate/provider-creem"
 import * as Stripe from "@hookgate/provider-stripe"
@@ -24,17 +25,34 @@ export const mailerLayer = (config: GatewayConfig): Layer.Layer<Mailer, ConfigEr
     : Resend.layerConfig.pipe(Layer.provide(FetchHttpClient.layer))
 
 /**
+ * Alerts are always logged; with HOOKGATE_OWNER_EMAIL they are also emailed to
+ * the owner through the gateway's mailer, under a key of their own.
+ */
+export const alerterLayer = (config: GatewayConfig): Layer.Layer<Alerter, never, Mailer> =>
+  Option.match(config.ownerEmail, {
+    onNone: () => Alerter.layerLog,
+    onSome: (to) =>
+      Layer.effect(
+        Alerter,
+        Effect.gen(function*() {
+          const email = yield* EmailAlerter.make({ to, from: config.from })
+          const log = yield* Effect.provide(Alerter, Alerter.layerLog)
+          return fanOut({ log, email })
+        })
+      )
+  })
+
+/**
  * Everything but the providers: store, mailer, alerter, renderer, retry policy.
  * Enough for `sweep` and the admin commands.
  */
 export const deliveryLayer = (config: GatewayConfig, overrides: GatewayOverrides = {}) =>
   Layer.mergeAll(
     SqliteStore.layer({ filename: config.db, busyTimeoutMs: Duration.toMillis(config.dbBusyTimeout) }),
-    overrides.mailer ?? mailerLayer(config),
-    overrides.alerter ?? Alerter.layerLog,
+    overrides.alerter ?? alerterLayer(config),
     overrides.renderer ?? layerDefaultRenderer(config.from),
     overrides.retryPolicy ?? RetryPolicy.layerConfig
-  )
+  ).pipe(Layer.provideMerge(overrides.mailer ?? mailerLayer(config)))
 
 /** The names of the providers that have a secret; only those are mounted. */
 export const mountedProviders = (config: GatewayConfig): ReadonlyArray<string> => [

@@ -19,6 +19,8 @@ beforeAll(async () => {
     RESEND_API_KEY: resend.apiKey,
     RESEND_BASE_URL: resend.url,
     HOOKGATE_MAX_ATTEMPTS: "2",
+    HOOKGATE_OWNER_EMAIL: "owner@example.com",
+    HOOKGATE_FROM: "Shop <orders@example.com>",
     HOOKGATE_DB_BUSY_TIMEOUT: "200 millis"
   }
   dbPath = env["HOOKGATE_DB"]!
@@ -67,6 +69,10 @@ describe.each(providers)("the contract over HTTP: $name", ({ name, other, paying
     const alerts = await admin(gateway.url, "/admin/alerts")
     expect(alerts.body.alerts.filter((a: { orderKey: string }) => a.orderKey === signed.orderKey).map((a: { kind: string }) => a.kind))
       .toEqual(["capped"])
+    // The owner was emailed once, through the same mailer, under the alert's own key.
+    const toOwner = resend.emails.filter((e) => e.to.includes("owner@example.com") && e.text?.includes(signed.orderKey))
+    expect(toOwner).toHaveLength(1)
+    expect(toOwner[0]!.idempotencyKey).toMatch(/^hookgate\/alert\//)
   })
 
   it("200 failed when Resend rejects the email for good", async () => {
