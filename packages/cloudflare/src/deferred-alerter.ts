@@ -1,0 +1,35 @@
+import { AlertFailed, type AlerterShape, type OrderStoreShape } from "@hookgate/core"
+import { Clock, Effect, Option } from "effect"
+import { Background } from "./background.js"
+
+/** What the stored alert says until the deferred attempt records its outcome. */
+export const DEFERRED_DETAIL = "delivery deferred to ctx.waitUntil; its outcome is recorded when it ends"
+
+/**
+ * An `Alerter` that, inside a Worker invocation, hands the real delivery to
+ * `ctx.waitUntil` and answers at once, so a slow alert channel (an email, a
+ * POST) never holds up the webhook's answer. Outside an invocation it delivers inline.
+ *
+ * The core attempts a stored alert and records the outcome on it. Answering
+ * "deferred" as a failure keeps that record honest: the stored alert shows the
+ * deferral, not a delivery that has not happened; when the deferred attempt
+ * ends it records the real outcome (delivered at, or the error) on the same alert.
+ */
+export const deferredAlerter = (inner: AlerterShape, store: OrderStoreShape): AlerterShape => ({
+  alert: (alert) =>
+    Effect.flatMap(Effect.serviceOption(Background), (background) => {
+      if (Option.isNone(background)) return inner.alert(alert)
+      const deliverAndRecord = Effect.either(inner.alert(alert)).pipe(
+        Effect.flatMap((result) =>
+          Effect.flatMap(Clock.currentTimeMillis, (at) =>
+            store.markAlert(alert.id, { at, error: result._tag === "Left" ? result.left.detail : null }))
+        ),
+        Effect.catchAll((error) => Effect.logError("could not record a deferred alert's delivery", error)),
+        Effect.withSpan("hookgate.alert.deferred", { attributes: { kind: alert.kind } })
+      )
+      return Effect.zipRight(
+        background.value.defer(deliverAndRecord),
+        Effect.fail(new AlertFailed({ detail: DEFERRED_DETAIL }))
+      )
+    })
+})

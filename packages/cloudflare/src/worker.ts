@@ -1,0 +1,120 @@
+import { HttpApp, type HttpRouter } from "@effect/platform"
+import {
+  Alerter,
+  type Lease,
+  type Mailer,
+  OrderStore,
+  type Providers,
+  type Renderer,
+  type RetryPolicy,
+  sweep,
+  type SweepOptions,
+  webhookRoutes,
+  type WebhookRoutesOptions
+} from "@hookgate/core"
+import { Context, Effect, Layer, Logger, Runtime } from "effect"
+import { Background, makeBackground } from "./background.js"
+import { deferredAlerter } from "./deferred-alerter.js"
+import { layerEnv, type WorkerEnv } from "./env.js"
+import { QueueNotConfigured } from "./errors.js"
+import { isolateRuntime } from "./isolate.js"
+import type { WorkerExecutionContext, WorkerMessageBatch, WorkerScheduledController } from "./runtime-types.js"
+
+/** What the pipeline needs: the user's layer provides all of it. */
+export type WorkerServices = Providers | OrderStore | Lease | Mailer | Alerter | Renderer | RetryPolicy
+
+export interface MakeWorkerOptions<E> {
+  /**
+   * Everything the pipeline needs, built once per isolate from `env`: read
+   * bindings with `binding`/`layerD1Store`, vars and secrets with `Config`
+   * (`Config.redacted` for secrets).
+   */
+  readonly layer: Layer.Layer<WorkerServices, E, WorkerEnv>
+  /** Options of the shared webhook routes (body size limit). */
+  readonly webhooks?: WebhookRoutesOptions
+  /** Routes to serve instead of the shared webhook and health routes. */
+  readonly router?: HttpRouter.HttpRouter<unknown, WorkerServices>
+  /**
+   * Per cron run (default: 50 orders, 4 at a time). Each order costs two or
+   * three D1 queries and one send (a subrequest with Resend): keep it within
+   * your plan's limits per invocation.
+   */
+  readonly sweep?: SweepOptions
+  /** Logs as JSON lines, which Workers Logs index by field (default true). */
+  readonly jsonLogs?: boolean
+}
+
+export type WorkerEnvInput = object
+
+export interface HookgateWorker {
+  readonly fetch: (request: Request, env: WorkerEnvInput, ctx: WorkerExecutionContext) => Promise<Response>
+  readonly scheduled: (controller: WorkerScheduledController, env: WorkerEnvInput, ctx: WorkerExecutionContext) => Promise<void>
+  readonly queue: (batch: WorkerMessageBatch, env: WorkerEnvInput, ctx: WorkerExecutionContext) => Promise<void>
+}
+
+const unavailable = () =>
+  new Response(JSON.stringify({ status: "unavailable" }), {
+    status: 503,
+    headers: { "content-type": "application/json" }
+  })
+
+/**
+ * A Worker's handlers for `export default`: `fetch` serves the shared HTTP
+ * handler (the webhook routes), `scheduled` runs one retry sweep, and `queue`
+ * refuses batches until the queue consumer exists. The layer is built once per
+ * isolate, on the first invocation. The buyer's email is sent before `fetch`
+ * answers; owner alerts go out through `ctx.waitUntil` after it.
+ */
+export const makeWorker = <E>(options: MakeWorkerOptions<E>): HookgateWorker => {
+  const withDeferredAlerts = Layer.map(options.layer, (context) =>
+    Context.add(context, Alerter, deferredAlerter(Context.get(context, Alerter), Context.get(context, OrderStore))))
+  const logger = options.jsonLogs === false ? Layer.empty : Logger.json
+  const runtimeFor = isolateRuntime(
+    (env) => withDeferredAlerts.pipe(Layer.provide(layerEnv(env)), Layer.provideMerge(logger)),
+    logger
+  )
+  const app = options.router ?? webhookRoutes(options.webhooks)
+  const handlers = new WeakMap<Runtime.Runtime<WorkerServices>, ReturnType<ReturnType<typeof HttpApp.toWebHandlerRuntime<WorkerServices>>>>()
+  const handlerFor = (runtime: Runtime.Runtime<WorkerServices>) => {
+    let handler = handlers.get(runtime)
+    if (handler === undefined) {
+      handler = HttpApp.toWebHandlerRuntime(runtime)(app)
+      handlers.set(runtime, handler)
+    }
+    return handler
+  }
+  const asEnv = (env: WorkerEnvInput) => env as Readonly<Record<string, unknown>>
+
+  return {
+    fetch: async (request, env, ctx) => {
+      // Logged by isolateRuntime; 503 so that the provider retries the webhook.
+      const runtime = await runtimeFor(asEnv(env)).catch(() => undefined)
+      if (runtime === undefined) return unavailable()
+      const background = makeBackground()
+      const response = await handlerFor(runtime)(request, Context.make(Background, background.service))
+      const deferred = background.flush(runtime)
+      if (deferred !== undefined) ctx.waitUntil(deferred)
+      return response
+    },
+
+    scheduled: async (controller, env, ctx) => {
+      const runtime = await runtimeFor(asEnv(env))
+      const background = makeBackground()
+      await Runtime.runPromise(runtime)(
+        sweep({ limit: 50, concurrency: 4, ...options.sweep }).pipe(
+          Effect.tap((report) => Effect.logInfo("sweep", report)),
+          Effect.annotateLogs({ cron: controller.cron, scheduledTime: controller.scheduledTime }),
+          Effect.provideService(Background, background.service)
+        )
+      )
+      const deferred = background.flush(runtime)
+      if (deferred !== undefined) ctx.waitUntil(deferred)
+    },
+
+    queue: async (batch) => {
+      // Throwing leaves every message unacknowledged: Queues retries them (and, past
+      // max_retries, moves them to the dead-letter queue if there is one).
+      throw new QueueNotConfigured({ queue: batch.queue, messages: batch.messages.length })
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import {
+  type Alert,
+  Alerter,
+  AlertFailed,
+  Lease,
+  Mailer,
+  OrderStore,
+  Providers,
+  RetryPolicy
+} from "@hookgate/core"
+import {
+  layerTestRenderer,
+  makeMemoryStore,
+  makeScriptedMailer,
+  makeTestProvider,
+  paidEvent,
+  type ScriptedMailerOptions,
+  signTestRequest,
+  TEST_SECRET
+} from "@hookgate/core/testing"
+import { makeWorker, type WorkerExecutionContext } from "@hookgate/cloudflare"
+import { Config, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
+
+export const SECRET_NAME = "TEST_WEBHOOK_SECRET"
+export const env = { [SECRET_NAME]: Redacted.value(TEST_SECRET) }
+
+/** An ExecutionContext that keeps what was handed to waitUntil. */
+export const executionContext = () => {
+  const waiting: Array<Promise<unknown>> = []
+  const ctx: WorkerExecutionContext = { waitUntil: (promise) => void waiting.push(promise) }
+  return { ctx, waiting, settle: () => Promise.all(waiting.splice(0)) }
+}
+
+export interface HarnessOptions {
+  readonly mailer?: ScriptedMailerOptions
+  readonly alerterFails?: boolean
+  readonly maxAttempts?: number
+  /** The alert channel answers only once this promise resolves (a slow channel). */
+  readonly alertGate?: Promise<void>
+}
+
+/**
+ * A Worker on the in-memory store, a scripted mailer and the HMAC test provider
+ * (its secret read from `env` through Config), with handles to look inside.
+ */
+export const harness = (options: HarnessOptions = {}) => {
+  const { lease, store } = makeMemoryStore()
+  const mailer = Effect.runSync(makeScriptedMailer(options.mailer))
+  const alerted: Array<Alert> = []
+  let builds = 0
+  const layer = Layer.mergeAll(
+    Layer.succeed(OrderStore, store),
+    Layer.succeed(Lease, lease),
+    Layer.succeed(Mailer, mailer),
+    Layer.succeed(Alerter, {
+      alert: (alert) =>
+        Effect.promise(() => options.alertGate ?? Promise.resolve()).pipe(
+          Effect.zipRight(Effect.suspend(() => {
+            alerted.push(alert)
+            return options.alerterFails ? Effect.fail(new AlertFailed({ detail: "channel down" })) : Effect.void
+          }))
+        )
+    }),
+    Layer.unwrapEffect(
+      Effect.map(Config.redacted(SECRET_NAME), (secret) => Providers.layer(makeTestProvider({ secret })))
+    ),
+    layerTestRenderer,
+    RetryPolicy.layer({ inRequestBase: 0, ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}) }),
+    Layer.effectDiscard(Effect.sync(() => void builds++)),
+    Logger.minimumLogLevel(LogLevel.None)
+  )
+  const worker = makeWorker({ layer, jsonLogs: false })
+  return { worker, store, mailer, alerted, builds: () => builds }
+}
+
+/** A signed webhook of the test provider, as a Web Request to the Worker. */
+export const webhook = (orderId: string, options: { readonly email?: string } = {}) =>
+  Effect.runPromise(
+    Effect.map(
+      signTestRequest(
+        TEST_SECRET,
+        paidEvent(`evt_${orderId}`, {
+          orderId,
+          email: options.email ?? `${orderId}@example.com`,
+          amount: 1900,
+          currency: "usd"
+        })
+      ),
+      (request) =>
+        new Request("https://worker.example/webhooks/test", {
+          method: "POST",
+          headers: request.headers,
+          body: request.body as Uint8Array<ArrayBuffer>
+        })
+    )
+  )
+
+export const json = async (response: Response) => ({ status: response.status, body: await response.json() as Record<string, unknown> })

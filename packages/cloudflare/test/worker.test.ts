@@ -1,0 +1,108 @@
+import { describe, expect, it } from "@effect/vitest"
+import { DEFERRED_DETAIL, QueueNotConfigured } from "@hookgate/cloudflare"
+import { MailerSteps, newOrder } from "@hookgate/core/testing"
+import { Effect } from "effect"
+import { env, executionContext, harness, json, webhook } from "./support.js"
+
+describe("makeWorker: fetch", () => {
+  it("serves the webhook contract and builds the layer once per isolate", async () => {
+    const { builds, mailer, worker } = harness()
+    const { ctx } = executionContext()
+    expect(await json(await worker.fetch(await webhook("o1"), env, ctx))).toEqual({ status: 200, body: { status: "sent", orderId: "test:o1" } })
+    expect(await json(await worker.fetch(await webhook("o1"), env, ctx))).toEqual({ status: 200, body: { status: "duplicate", orderId: "test:o1" } })
+    const health = await worker.fetch(new Request("https://worker.example/healthz"), env, ctx)
+    expect(health.status).toBe(200)
+    const unsigned = await worker.fetch(new Request("https://worker.example/webhooks/test", { method: "POST", body: "{}" }), env, ctx)
+    expect(await json(unsigned)).toMatchObject({ status: 401, body: { status: "unauthorized" } })
+    expect(builds()).toBe(1)
+    expect(await Effect.runPromise(mailer.delivered)).toHaveLength(1)
+  })
+
+  it("reads secrets from env through Config: a wrong secret refuses every signature", async () => {
+    const { worker } = harness()
+    const { ctx } = executionContext()
+    const response = await worker.fetch(await webhook("o1"), { TEST_WEBHOOK_SECRET: "whsec_other" }, ctx)
+    expect(await json(response)).toMatchObject({ status: 401, body: { status: "unauthorized" } })
+  })
+
+  it("answers 503 while the layer cannot be built, and builds it on a later request", async () => {
+    const { builds, worker } = harness()
+    const { ctx } = executionContext()
+    const missing = await worker.fetch(await webhook("o1"), {}, ctx)
+    expect(await json(missing)).toEqual({ status: 503, body: { status: "unavailable" } })
+    expect((await worker.fetch(await webhook("o1"), env, ctx)).status).toBe(200)
+    expect((await worker.fetch(await webhook("o2"), env, ctx)).status).toBe(200)
+    expect(builds()).toBe(2) // the failed attempt, then the one that is kept
+  })
+
+  it("the buyer's email goes out before the answer; the owner's alert through ctx.waitUntil after it", async () => {
+    let openChannel = () => {}
+    const alertGate = new Promise<void>((resolve) => (openChannel = resolve))
+    const { alerted, mailer, store, worker } = harness({ maxAttempts: 1, alertGate, mailer: { otherwise: MailerSteps.transient() } })
+    const { ctx, settle, waiting } = executionContext()
+    const response = await worker.fetch(await webhook("o1"), env, ctx)
+    expect(await json(response)).toEqual({ status: 200, body: { status: "capped", orderId: "test:o1" } })
+    expect(await Effect.runPromise(mailer.calls)).toHaveLength(3) // tried, in-request, before answering
+    // At the answer: the alert is stored and its delivery handed over; the slow channel has not answered.
+    expect(alerted).toHaveLength(0)
+    expect(waiting).toHaveLength(1)
+    const [stored] = await Effect.runPromise(store.alerts({ limit: 10 }))
+    expect(stored).toMatchObject({ kind: "capped", orderKey: "test:o1", deliveredAt: null, deliveryError: DEFERRED_DETAIL })
+    openChannel()
+    await settle()
+    expect(alerted.map((a) => a.kind)).toEqual(["capped"])
+    const [delivered] = await Effect.runPromise(store.alerts({ limit: 10 }))
+    expect(delivered).toMatchObject({ deliveredAt: expect.any(Number), deliveryError: null })
+  })
+
+  it("a deferred alert that fails is recorded on the stored alert", async () => {
+    const { alerted, store, worker } = harness({ maxAttempts: 1, alerterFails: true, mailer: { otherwise: MailerSteps.transient() } })
+    const { ctx, settle } = executionContext()
+    await worker.fetch(await webhook("o1"), env, ctx)
+    await settle()
+    expect(alerted).toHaveLength(1)
+    const [stored] = await Effect.runPromise(store.alerts({ limit: 10 }))
+    expect(stored).toMatchObject({ deliveredAt: null, deliveryError: "channel down" })
+  })
+
+  it("nothing is handed to waitUntil when nothing was deferred", async () => {
+    const { worker } = harness()
+    const { ctx, waiting } = executionContext()
+    await worker.fetch(await webhook("o1"), env, ctx)
+    expect(waiting).toHaveLength(0)
+  })
+})
+
+describe("makeWorker: scheduled", () => {
+  it("runs one sweep: an order whose sender died is sent once its lease expired", async () => {
+    const { mailer, store, worker } = harness()
+    const { ctx } = executionContext()
+    const now = Date.now()
+    // A sender stored and leased the order ten minutes ago, then died.
+    await Effect.runPromise(Effect.flatMap(newOrder("crashed"), (order) =>
+      store.put(order, { now: now - 600_000, until: now - 300_000 })))
+    await worker.scheduled({ cron: "*/10 * * * *", scheduledTime: now }, env, ctx)
+    const order = await Effect.runPromise(Effect.flatMap(store.get("test:crashed"), Effect.orDie))
+    expect(order).toMatchObject({ status: "sent", uncertain: true })
+    expect(await Effect.runPromise(mailer.delivered)).toHaveLength(1)
+    // A second run finds nothing due.
+    await worker.scheduled({ cron: "*/10 * * * *", scheduledTime: now }, env, ctx)
+    expect(await Effect.runPromise(mailer.delivered)).toHaveLength(1)
+  })
+
+  it("fails the cron run when the layer cannot be built", async () => {
+    const { worker } = harness()
+    const { ctx } = executionContext()
+    await expect(worker.scheduled({ cron: "*/10 * * * *", scheduledTime: Date.now() }, {}, ctx)).rejects.toThrow()
+  })
+})
+
+describe("makeWorker: queue", () => {
+  it("refuses a batch with a clear error until the queue consumer exists", async () => {
+    const { worker } = harness()
+    const { ctx } = executionContext()
+    const error = await worker.queue({ queue: "hookgate-jobs", messages: [{}, {}] }, env, ctx).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(QueueNotConfigured)
+    expect(String((error as Error).message)).toContain("no queue consumer is configured for queue \"hookgate-jobs\"")
+  })
+})
