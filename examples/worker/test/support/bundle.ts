@@ -1,0 +1,35 @@
+import { execFile } from "node:child_process"
+import { mkdtemp, readFile } from "node:fs/promises"
+import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { promisify } from "node:util"
+
+export const exampleDir = join(import.meta.dirname, "..", "..")
+export const wranglerConfig = join(exampleDir, "wrangler.jsonc")
+const wranglerBin = createRequire(import.meta.url).resolve("wrangler/bin/wrangler.js")
+
+/** Runs the example's wrangler, offline: no metrics, no prompts. */
+export const wrangler = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  promisify(execFile)(process.execPath, [wranglerBin, ...args], {
+    cwd: exampleDir,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", NO_COLOR: "1", ...env },
+    maxBuffer: 16 * 1024 * 1024
+  })
+
+/**
+ * Bundles the Worker exactly as `wrangler deploy` does (its esbuild, its
+ * conditions, its externals), without uploading: `deploy --dry-run --outdir`.
+ * The `@hookgate/source` condition is added so that the workspace packages are
+ * bundled from their TypeScript sources rather than from a possibly stale `dist`.
+ */
+export const bundleWorker = async (): Promise<{ readonly path: string; readonly contents: string }> => {
+  const outdir = await mkdtemp(join(tmpdir(), "hookgate-worker-"))
+  await wrangler(["deploy", "--dry-run", "--outdir", outdir, "--config", wranglerConfig], {
+    WRANGLER_BUILD_CONDITIONS: "@hookgate/source,workerd,worker,browser"
+  })
+  const path = join(outdir, "index.js")
+  return { path, contents: await readFile(path, "utf8") }
+}
+
+export const storeD1Migrations = join(dirname(createRequire(import.meta.url).resolve("@hookgate/store-d1/package.json")), "migrations")

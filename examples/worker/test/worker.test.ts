@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { type Example, eventually, RESEND_API_KEY, startExample } from "./support/harness.js"
+import { CREEM_SECRET, creemCheckout, STRIPE_SECRET, stripeCheckout } from "./support/webhooks.js"
+
+// One Miniflare for the file (the Worker bundled once by wrangler); tables emptied per test.
+let example: Example
+beforeAll(async () => {
+  example = await startExample()
+  // The first invocation builds each isolate's runtime, which applies the D1 migrations.
+  expect((await example.get("cloudflare", "/healthz")).status).toBe(200)
+  expect((await example.get("resend", "/healthz")).status).toBe(200)
+})
+afterAll(() => example?.dispose())
+beforeEach(() => example.reset())
+
+const HOUR = 3_600_000
+
+describe("the example Worker, bundled by wrangler, in Miniflare", () => {
+  it("migrated D1 on its first run, recording the file in d1_migrations as wrangler does", async () => {
+    const applied = await example.db("cloudflare").prepare("SELECT name FROM d1_migrations").all()
+    expect(applied.results).toEqual([{ name: "0001_init.sql" }])
+    expect(example.bundle.contents.length).toBeGreaterThan(0)
+    expect(example.cron).toBe("*/10 * * * *")
+  })
+
+  it("50 concurrent identical signed webhooks send one email through the send_email binding; the order is sent in D1", async () => {
+    const webhook = await stripeCheckout("cs_test_fifty")
+    const answers = await Promise.all(Array.from({ length: 50 }, () => example.post("cloudflare", webhook)))
+    const statuses = answers.map((a) => a.body["status"])
+    expect(statuses.filter((s) => s === "sent")).toHaveLength(1)
+    expect(statuses.every((s) => s === "sent" || s === "in_progress" || s === "duplicate")).toBe(true)
+    const emails = await eventually(() => example.log.emails(), (list) => list.length >= 1)
+    expect(emails).toHaveLength(1)
+    expect(emails[0]).toMatchObject({ to: "buyer@example.com", subject: "Your order is ready" })
+    expect(emails[0]!.text).toContain("stripe:cs_test_fifty")
+    const order = await example.order("cloudflare", "stripe:cs_test_fifty")
+    expect(order).toMatchObject({ status: "sent", attempts: 0, lease_token: null, duplicates_prevented: 49 })
+    // Nothing trails behind the answers.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(await example.log.emails()).toHaveLength(1)
+  })
+
+  it("a Creem checkout goes through the same Worker (both providers are mounted)", async () => {
+    const answer = await example.post("cloudflare", await creemCheckout("ord_creem_1"))
+    expect(answer).toEqual({ status: 200, body: { status: "sent", orderId: "creem:ord_creem_1" } })
+    expect((await eventually(() => example.log.emails(), (l) => l.length === 1))[0]!.to).toBe("buyer@example.com")
+  })
+
+  it("a conflicting replay answers 409 and leaves the order in D1 unchanged", async () => {
+    expect((await example.post("cloudflare", await stripeCheckout("cs_test_conflict"))).status).toBe(200)
+    const before = await example.order("cloudflare", "stripe:cs_test_conflict")
+    const evil = await stripeCheckout("cs_test_conflict", { email: "mallory@example.com", eventId: "evt_evil" })
+    expect(await example.post("cloudflare", evil)).toEqual({
+      status: 409,
+      body: { status: "conflict", orderId: "stripe:cs_test_conflict" }
+    })
+    expect(await example.order("cloudflare", "stripe:cs_test_conflict")).toEqual(before)
+    const orders = await example.db("cloudflare").prepare("SELECT COUNT(*) AS n FROM hookgate_orders").first()
+    expect(orders).toEqual({ n: 1 })
+    // The refused event is kept as a receipt, for the operator.
+    const receipts = await example.db("cloudflare").prepare("SELECT event_id, outcome FROM hookgate_receipts").all()
+    expect(receipts.results).toEqual([{ event_id: "evt_evil", outcome: "conflict" }])
+    expect(await example.log.emails()).toHaveLength(1)
+  })
+
+  it("a failed send answers 500 retry and is recorded; the cron run sends it once due, under the same Resend idempotency key", async () => {
+    example.resend.failNext(3, { status: 500, name: "internal_server_error", message: "Resend is down" })
+    const startedAt = Date.now()
+    const answer = await example.post("resend", await stripeCheckout("cs_test_retry"))
+    expect(answer).toMatchObject({ status: 500, body: { status: "retry", orderId: "stripe:cs_test_retry" } })
+    const failed = await example.order("resend", "stripe:cs_test_retry")
+    expect(failed).toMatchObject({ status: "pending", attempts: 1, lease_token: null })
+    expect(String(failed!["last_error"])).toContain("Resend is down")
+    // The default backoff: about a minute (jittered), from the Worker's own clock.
+    const next = Number(failed!["next_attempt_at"])
+    expect(next).toBeGreaterThan(startedAt + 40_000)
+    expect(next).toBeLessThan(Date.now() + 80_000)
+    // A cron run before it is due sends nothing.
+    await example.scheduled("resend")
+    expect(await example.order("resend", "stripe:cs_test_retry")).toEqual(failed)
+    // Once due (the test moves next_attempt_at, rather than wait a minute), the cron run sends it.
+    await example.makeDue("resend", "stripe:cs_test_retry")
+    await example.scheduled("resend")
+    expect(await example.order("resend", "stripe:cs_test_retry")).toMatchObject({ status: "sent", attempts: 1 })
+    expect(example.resend.emails).toHaveLength(1)
+    expect(example.resend.emails[0]).toMatchObject({ to: ["buyer@example.com"], subject: "Your order is ready" })
+    // One webhook attempt with its two in-request retries, then the cron run: one key throughout.
+    const keys = example.resend.requests.map((r) => r.idempotencyKey)
+    expect(keys).toEqual(Array.from({ length: 4 }, () => "hookgate/order/stripe:cs_test_retry"))
+    // A provider's replay now answers duplicate without a request to Resend.
+    expect((await example.post("resend", await stripeCheckout("cs_test_retry"))).body["status"]).toBe("duplicate")
+    expect(example.resend.requests).toHaveLength(4)
+  })
+
+  it("eight recorded failures cap the order: one alert to the owner, and no sender sends again", async () => {
+    const key = "stripe:cs_test_capped"
+    example.resend.failNext(8 * 3, { status: 503, name: "application_error", message: "overloaded" })
+    expect((await example.post("resend", await stripeCheckout("cs_test_capped"))).body["status"]).toBe("retry")
+    for (let attempt = 2; attempt <= 8; attempt++) {
+      await example.makeDue("resend", key)
+      await example.scheduled("resend")
+      expect(await example.order("resend", key)).toMatchObject({ attempts: attempt, status: attempt === 8 ? "capped" : "pending" })
+    }
+    const orderRequests = () => example.resend.requests.filter((r) => r.idempotencyKey === `hookgate/order/${key}`)
+    expect(orderRequests()).toHaveLength(24)
+    // One alert, stored in D1, delivered to the owner after the cron run answered (ctx.waitUntil).
+    const alerts = await eventually(
+      () => example.db("resend").prepare("SELECT * FROM hookgate_alerts").all(),
+      (result) => result.results.length === 1 && result.results[0]!["delivered_at"] !== null
+    )
+    expect(alerts.results[0]).toMatchObject({ kind: "capped", order_key: key, delivery_error: null })
+    const ownerEmails = example.resend.emails.filter((e) => e.to.includes("owner@example.com"))
+    expect(ownerEmails).toHaveLength(1)
+    expect(ownerEmails[0]!.subject).toContain("capped")
+    // Neither a webhook replay nor a later cron run sends again, even long after.
+    expect(await example.post("resend", await stripeCheckout("cs_test_capped"))).toEqual({
+      status: 200,
+      body: { status: "capped", orderId: key }
+    })
+    await example.db("resend").prepare("UPDATE hookgate_orders SET next_attempt_at = ? WHERE order_key = ?")
+      .bind(Date.now() - 24 * HOUR, key).run()
+    await example.scheduled("resend")
+    expect(orderRequests()).toHaveLength(24)
+    expect(example.resend.emails.filter((e) => e.to.includes("buyer@example.com"))).toHaveLength(0)
+    expect((await example.db("resend").prepare("SELECT COUNT(*) AS n FROM hookgate_alerts").first())).toEqual({ n: 1 })
+  })
+
+  it("logs one JSON line per webhook, and never a secret", async () => {
+    await example.post("resend", await stripeCheckout("cs_test_logs"))
+    const lines = await eventually(async () => example.workerLogs(), (l) => l.some((line) => line.includes("\"webhook\"")))
+    const webhook = lines.map((line) => JSON.parse(line) as { message: unknown; annotations: Record<string, unknown> })
+      .find((entry) => entry.message === "webhook")
+    expect(webhook?.annotations).toMatchObject({ provider: "stripe", outcome: "sent", orderKey: "stripe:cs_test_logs" })
+    for (const secret of [STRIPE_SECRET, CREEM_SECRET, RESEND_API_KEY]) {
+      expect(lines.join("\n")).not.toContain(secret)
+    }
+  })
+
+  it("an unsigned or badly signed webhook answers 401 and writes nothing", async () => {
+    const webhook = await stripeCheckout("cs_test_forged")
+    const forged = { ...webhook, headers: { ...webhook.headers, "stripe-signature": "t=1,v1=00" } }
+    expect((await example.post("cloudflare", forged)).status).toBe(401)
+    expect(await example.db("cloudflare").prepare("SELECT COUNT(*) AS n FROM hookgate_orders").first()).toEqual({ n: 0 })
+  })
+})
