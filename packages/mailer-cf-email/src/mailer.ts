@@ -116,7 +116,8 @@ export const make = (options: CloudflareEmailOptions): Effect.Effect<MailerShape
         Effect.withSpan("hookgate.cloudflare_email.send", { attributes: { form: options.form } })
       )
 
-    const mailer: MailerShape = { name, honoursIdempotencyKeys: false, send }
+    // Each call is bounded by `timeout`, so the pipeline needs no timer of its own.
+    const mailer: MailerShape = { name, honoursIdempotencyKeys: false, callTimeout: timeout, send }
     return mailer
   })
 

@@ -128,7 +128,8 @@ export const make = (options: ResendOptions): Effect.Effect<MailerShape, never, 
       )
     }
 
-    const mailer: MailerShape = { name, honoursIdempotencyKeys: true, send, sendBatch }
+    // Each call is bounded by `timeout`, so the pipeline needs no timer of its own.
+    const mailer: MailerShape = { name, honoursIdempotencyKeys: true, callTimeout: timeout, send, sendBatch }
     return mailer
   })
 

@@ -4,6 +4,7 @@ import {
   Lease,
   type LeaseShape,
   type NewOrder,
+  newLeasedOrder,
   OrderStore,
   type OrderStoreShape,
   StoreUnavailable
@@ -40,7 +41,7 @@ export const makeSqlStore = Effect.gen(function*() {
   ${order.key}, ${order.provider}, ${order.eventId}, ${order.eventType}, ${f.email}, ${f.product}, ${f.amount},
   ${f.currency}, ${JSON.stringify(f.metadata)}, ${order.payloadHash},
   'pending', 0, ${now}, ${token}, ${until}, 0, 0, 0, 0, ${now}, ${now}
-) ON CONFLICT (order_key) DO NOTHING RETURNING *`
+) ON CONFLICT (order_key) DO NOTHING RETURNING order_key`
   }
 
   const store: OrderStoreShape = {
@@ -49,7 +50,7 @@ export const makeSqlStore = Effect.gen(function*() {
         const token = crypto.randomUUID()
         const inserted = yield* insertLeased(order, token, now, until)
         if (inserted[0] !== undefined) {
-          return { _tag: "Stored" as const, leased: { token, order: decodeOrder(inserted[0]) } }
+          return { _tag: "Stored" as const, leased: { token, order: newLeasedOrder(order, { token, now, until }) } }
         }
         const existing = yield* selectOrder(order.key)
         if (Option.isNone(existing)) {

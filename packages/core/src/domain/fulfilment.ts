@@ -1,3 +1,5 @@
+import { sha256 } from "@noble/hashes/sha2.js"
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
 import { Effect, Schema } from "effect"
 
 /** What a paying event obliges the merchant to deliver. `orderKey` is `<provider>:<id>`. */
@@ -10,21 +12,19 @@ export class Fulfilment extends Schema.Class<Fulfilment>("Fulfilment")({
   metadata: Schema.Record({ key: Schema.String, value: Schema.String })
 }) {}
 
-const toHex = (buffer: ArrayBuffer) =>
-  Array.from(new Uint8Array(buffer), (byte) => byte.toString(16).padStart(2, "0")).join("")
-
 /**
  * The hash the conflict check compares. It covers the normalised fulfilment
  * (email, product, amount, currency), not the raw body: Stripe sends several
  * different events for one checkout and each must count as the same order.
+ * SHA-256 from @noble/hashes: synchronous, so no Web Crypto round trip on the hot path.
  */
 export const fulfilmentHash = (fulfilment: Fulfilment): Effect.Effect<string> =>
-  Effect.promise(() => {
+  Effect.sync(() => {
     const normalised = JSON.stringify([
       fulfilment.email.trim().toLowerCase(),
       fulfilment.product,
       fulfilment.amount,
       fulfilment.currency.trim().toLowerCase()
     ])
-    return crypto.subtle.digest("SHA-256", new TextEncoder().encode(normalised))
-  }).pipe(Effect.map((digest) => `sha256:${toHex(digest)}`))
+    return `sha256:${bytesToHex(sha256(utf8ToBytes(normalised)))}`
+  })

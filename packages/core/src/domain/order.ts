@@ -47,6 +47,34 @@ export class NewOrder extends Schema.Class<NewOrder>("NewOrder")({
   }
 }
 
+/**
+ * The row a new order becomes when first stored: pending, no attempts, due now,
+ * leased to `token` until `until`. Stores build it instead of reading the row back.
+ */
+export const newLeasedOrder = (order: NewOrder, lease: { readonly token: string; readonly now: number; readonly until: number }) =>
+  new Order({
+    key: order.key,
+    provider: order.provider,
+    eventId: order.eventId,
+    eventType: order.eventType,
+    fulfilment: order.fulfilment,
+    payloadHash: order.payloadHash,
+    status: "pending",
+    attempts: 0,
+    nextAttemptAt: lease.now,
+    lastError: null,
+    leaseToken: lease.token,
+    leaseExpiresAt: lease.until,
+    uncertain: false,
+    messageId: null,
+    sentAt: null,
+    duplicatesPrevented: 0,
+    possibleDuplicates: 0,
+    leasesLost: 0,
+    createdAt: lease.now,
+    updatedAt: lease.now
+  }, true) // every field comes from an already valid NewOrder
+
 /** A verified event that did not create an order: a replay, an ignored type, a conflict. */
 export const ReceiptOutcome = Schema.Literal("ignored", "duplicate", "in_progress", "conflict", "replayed")
 export type ReceiptOutcome = typeof ReceiptOutcome.Type

@@ -1,11 +1,8 @@
+import { sha256 } from "@noble/hashes/sha2.js"
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
 import { Effect } from "effect"
 
 const MAX_KEY_LENGTH = 256 // Resend's limit, and a sane one for any provider
-
-const sha256Hex = (text: string) =>
-  Effect.promise(() => crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))).pipe(
-    Effect.map((digest) => Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join(""))
-  )
 
 /**
  * The mailer idempotency key of an order: derived from the order key alone, so
@@ -16,5 +13,5 @@ export const orderIdempotencyKey = (orderKey: string): Effect.Effect<string> => 
   const key = `hookgate/order/${orderKey}`
   return key.length <= MAX_KEY_LENGTH
     ? Effect.succeed(key)
-    : Effect.map(sha256Hex(orderKey), (hex) => `hookgate/order/sha256-${hex}`)
+    : Effect.succeed(`hookgate/order/sha256-${bytesToHex(sha256(utf8ToBytes(orderKey)))}`)
 }

@@ -89,7 +89,7 @@ export const receive = (providerName: string, request: WebhookRequest) =>
       eventType: event.type,
       fulfilment: fulfilment.value,
       payloadHash: yield* fulfilmentHash(fulfilment.value)
-    })
+    }, true) // built from a decoded fulfilment and a verified event
     const put = yield* store.put(order, { now, until: now + Duration.toMillis(policy.leaseFor) }).pipe(
       step("store")
     )

@@ -1,4 +1,4 @@
-import { Cause, Clock, Duration, Effect, Exit, Option, Schedule } from "effect"
+import { Cause, Clock, Duration, Effect, Exit, identity, Option, Schedule } from "effect"
 import type { SendReceipt } from "../domain/email.js"
 import { type MailerError, Rejected, retryAfterOf, Unknown } from "../errors.js"
 import { Metrics } from "../observability/metrics.js"
@@ -44,10 +44,13 @@ export const sendLeased = (leased: Leased) =>
           })
         )
       ),
-      Effect.timeoutFail({
-        duration: policy.sendTimeout,
-        onTimeout: () => new Unknown({ mailer: mailer.name, detail: "no answer before the send timeout" })
-      }),
+      // A timer per send costs a fiber and a timeout; a mailer that bounds its own calls needs none.
+      mailer.callTimeout === undefined
+        ? Effect.timeoutFail({
+          duration: policy.sendTimeout,
+          onTimeout: () => new Unknown({ mailer: mailer.name, detail: "no answer before the send timeout" })
+        })
+        : identity,
       step("send", { orderKey: leased.order.key, mailer: mailer.name })
     )
 

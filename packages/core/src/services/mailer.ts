@@ -1,4 +1,4 @@
-import { Context, type Effect } from "effect"
+import { Context, type Duration, type Effect } from "effect"
 import type { OutgoingEmail, SendReceipt } from "../domain/email.js"
 import type { MailerError } from "../errors.js"
 
@@ -11,6 +11,13 @@ export interface MailerShape {
   readonly name: string
   /** Whether a repeated key within the provider's window is answered without a second email. */
   readonly honoursIdempotencyKeys: boolean
+  /**
+   * Every call of this mailer ends (as `Unknown` if need be) within this long.
+   * When set, the pipeline trusts it and runs no timer of its own around the
+   * send; when absent, the pipeline bounds each send by `RetryPolicy.sendTimeout`.
+   * Either way a stuck call cannot outlive its lease.
+   */
+  readonly callTimeout?: Duration.Duration
   readonly send: (email: OutgoingEmail, options: SendOptions) => Effect.Effect<SendReceipt, MailerError>
   /** Optional batch send (one key for the whole batch); answers one receipt per email, in order. */
   readonly sendBatch?: (

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { Alert } from "../domain/alert.js"
-import { type EventReceipt, Order, type OrderStatus, type StoreStats } from "../domain/order.js"
+import { type EventReceipt, newLeasedOrder, Order, type OrderStatus, type StoreStats } from "../domain/order.js"
 import { Lease, type LeaseShape } from "../services/lease.js"
 import { OrderStore, type OrderStoreShape } from "../services/order-store.js"
 
@@ -32,28 +32,7 @@ export const makeMemoryStore = () => {
             : { _tag: "Conflict" as const, existing }
         }
         const token = crypto.randomUUID()
-        const order = new Order({
-          key: incoming.key,
-          provider: incoming.provider,
-          eventId: incoming.eventId,
-          eventType: incoming.eventType,
-          fulfilment: incoming.fulfilment,
-          payloadHash: incoming.payloadHash,
-          status: "pending",
-          attempts: 0,
-          nextAttemptAt: now,
-          lastError: null,
-          leaseToken: token,
-          leaseExpiresAt: until,
-          uncertain: false,
-          messageId: null,
-          sentAt: null,
-          duplicatesPrevented: 0,
-          possibleDuplicates: 0,
-          leasesLost: 0,
-          createdAt: now,
-          updatedAt: now
-        })
+        const order = newLeasedOrder(incoming, { token, now, until })
         orders.set(order.key, order)
         return { _tag: "Stored" as const, leased: { token, order } }
       }),
