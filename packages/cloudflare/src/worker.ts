@@ -100,15 +100,19 @@ export const makeWorker = <E>(options: MakeWorkerOptions<E>): HookgateWorker => 
     scheduled: async (controller, env, ctx) => {
       const runtime = await runtimeFor(asEnv(env))
       const background = makeBackground()
-      await Runtime.runPromise(runtime)(
-        sweep({ limit: 50, concurrency: 4, ...options.sweep }).pipe(
-          Effect.tap((report) => Effect.logInfo("sweep", report)),
-          Effect.annotateLogs({ cron: controller.cron, scheduledTime: controller.scheduledTime }),
-          Effect.provideService(Background, background.service)
+      try {
+        await Runtime.runPromise(runtime)(
+          sweep({ limit: 50, concurrency: 4, ...options.sweep }).pipe(
+            Effect.tap((report) => Effect.logInfo("sweep", report)),
+            Effect.annotateLogs({ cron: controller.cron, scheduledTime: controller.scheduledTime }),
+            Effect.provideService(Background, background.service)
+          )
         )
-      )
-      const deferred = background.flush(runtime)
-      if (deferred !== undefined) ctx.waitUntil(deferred)
+      } finally {
+        // Alerts deferred before a failure still go out.
+        const deferred = background.flush(runtime)
+        if (deferred !== undefined) ctx.waitUntil(deferred)
+      }
     },
 
     queue: async (batch) => {

@@ -18,6 +18,14 @@ describe("makeWorker: fetch", () => {
     expect(await Effect.runPromise(mailer.delivered)).toHaveLength(1)
   })
 
+  it("concurrent first requests share one build", async () => {
+    const { builds, worker } = harness()
+    const { ctx } = executionContext()
+    const answers = await Promise.all(["a", "b", "c", "d"].map(async (id) => (await worker.fetch(await webhook(id), env, ctx)).status))
+    expect(answers).toEqual([200, 200, 200, 200])
+    expect(builds()).toBe(1)
+  })
+
   it("reads secrets from env through Config: a wrong secret refuses every signature", async () => {
     const { worker } = harness()
     const { ctx } = executionContext()

@@ -34,8 +34,10 @@ export const applyMigrations = (db: D1Database, options: ApplyMigrationsOptions 
     const applied = d1(table, () => db.prepare(`SELECT name FROM ${table} ORDER BY id`).all<{ name: string }>()).pipe(
       Effect.map((result) => new Set(result.results.map((row) => row.name)))
     )
-    yield* d1(table, () => db.prepare(createTable(table)).run())
-    const before = yield* applied
+    // Once applied, an isolate's start costs one read; the table is created only when missing.
+    const before = yield* applied.pipe(
+      Effect.orElse(() => Effect.zipRight(d1(table, () => db.prepare(createTable(table)).run()), applied))
+    )
     const done: Array<string> = []
     for (const migration of options.migrations ?? d1Migrations) {
       if (before.has(migration.name)) continue

@@ -21,5 +21,6 @@ describe("D1 parameter limit", () => {
     expect(trace.statements).toBeGreaterThan(500)
     expect(trace.widest).toBeGreaterThan(0)
     expect(trace.widest, trace.widestSql).toBeLessThanOrEqual(100)
+    console.info(`D1 trace: ${trace.statements} statements bound, the widest ${trace.widest} parameters`)
   })
 })
