@@ -34,36 +34,51 @@ export interface ParameterTrace {
   widestSql: string
 }
 
+type Statement = ReturnType<D1Database["prepare"]>
+
 /**
- * A D1 binding that records how many parameters each statement binds, on its
- * own and inside `batch()`, and otherwise is the binding it wraps.
+ * A D1 binding for tests run from Node: it records how many parameters each
+ * statement binds (on its own and inside `batch()`), and runs one operation at
+ * a time. Miniflare's Node-side proxy (`getD1Database`) answers property reads
+ * with a synchronous fetch that can lose its reply when it overlaps the proxy's
+ * own asynchronous calls (an assertion in its SynchronousFetcher, seen under
+ * load), after which every later call fails. A real D1 database also runs one
+ * statement at a time, so serialising here changes nothing the store relies on;
+ * statements stay lazy (sql and parameters) until their turn comes.
  */
-export const tracingDatabase = (db: D1Database, trace: ParameterTrace): D1Database => {
-  const real = new WeakMap<object, unknown>()
-  const wrap = (statement: ReturnType<D1Database["prepare"]>, sql: string): ReturnType<D1Database["prepare"]> => {
-    const wrapper = {
-      bind: (...params: Array<unknown>) => {
+export const testDatabase = (db: D1Database, trace?: ParameterTrace): D1Database => {
+  let tail: Promise<unknown> = Promise.resolve()
+  const serial = <A>(run: () => Promise<A>): Promise<A> => {
+    const next = tail.then(run, run)
+    tail = next.catch(() => undefined)
+    return next
+  }
+  const real = (sql: string, params: ReadonlyArray<unknown>): Statement =>
+    params.length === 0 ? db.prepare(sql) : db.prepare(sql).bind(...params)
+  const lazy = (sql: string, params: ReadonlyArray<unknown>) => ({
+    sql,
+    params,
+    bind: (...more: Array<unknown>) => {
+      if (trace) {
         trace.statements++
-        if (params.length > trace.widest) {
-          trace.widest = params.length
+        if (more.length > trace.widest) {
+          trace.widest = more.length
           trace.widestSql = sql
         }
-        return wrap(statement.bind(...params), sql)
-      },
-      first: (column?: string) => (column === undefined ? statement.first() : statement.first(column)),
-      run: () => statement.run(),
-      all: () => statement.all(),
-      raw: (options?: { columnNames?: boolean }) => statement.raw(options as never)
-    }
-    real.set(wrapper, statement)
-    return wrapper as unknown as ReturnType<D1Database["prepare"]>
-  }
-  const unwrap = (statement: object) => (real.get(statement) ?? statement) as ReturnType<D1Database["prepare"]>
+      }
+      return lazy(sql, more)
+    },
+    first: (column?: string) => serial(() => (column === undefined ? real(sql, params).first() : real(sql, params).first(column))),
+    run: () => serial(() => real(sql, params).run()),
+    all: () => serial(() => real(sql, params).all()),
+    raw: (options?: { columnNames?: boolean }) => serial(() => real(sql, params).raw(options as never))
+  })
   return {
-    prepare: (sql: string) => wrap(db.prepare(sql), sql),
-    batch: (statements: Array<ReturnType<D1Database["prepare"]>>) => db.batch(statements.map(unwrap)),
-    exec: (sql: string) => db.exec(sql),
-    dump: () => db.dump(),
+    prepare: (sql: string) => lazy(sql, []),
+    batch: (statements: Array<ReturnType<typeof lazy>>) =>
+      serial(() => db.batch(statements.map((statement) => real(statement.sql, statement.params)))),
+    exec: (sql: string) => serial(() => db.exec(sql)),
+    dump: () => serial(() => db.dump()),
     withSession: (constraint?: string) => db.withSession(constraint)
   } as unknown as D1Database
 }
@@ -72,7 +87,7 @@ export const tracingDatabase = (db: D1Database, trace: ParameterTrace): D1Databa
 export const freshStoreLayer = (pool: () => D1Pool, trace?: ParameterTrace) =>
   Layer.unwrapEffect(
     Effect.promise(() => pool().fresh()).pipe(
-      Effect.map((db) => D1Store.layer({ db: trace ? tracingDatabase(db, trace) : db, migrate: true }))
+      Effect.map((db) => D1Store.layer({ db: testDatabase(db, trace), migrate: true }))
     )
   )
 
