@@ -1,5 +1,6 @@
 import type { BenchSuite } from "../lib.js"
 import { pipelineSuite } from "./pipeline.js"
+import { verifySuite } from "./verify.js"
 
 /** Every benchmark suite, in the order the table prints them. */
-export const suites: ReadonlyArray<BenchSuite> = [pipelineSuite]
+export const suites: ReadonlyArray<BenchSuite> = [pipelineSuite, verifySuite]

@@ -1,3 +1,4 @@
+import { d1Migrations } from "@hookgate/store-d1"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { type Example, eventually, RESEND_API_KEY, startExample } from "./support/harness.js"
 import { CREEM_SECRET, creemCheckout, STRIPE_SECRET, stripeCheckout } from "./support/webhooks.js"
@@ -17,8 +18,8 @@ const HOUR = 3_600_000
 
 describe("the example Worker, bundled by wrangler, in Miniflare", () => {
   it("migrated D1 on its first run, recording the file in d1_migrations as wrangler does", async () => {
-    const applied = await example.db("cloudflare").prepare("SELECT name FROM d1_migrations").all()
-    expect(applied.results).toEqual([{ name: "0001_init.sql" }])
+    const applied = await example.db("cloudflare").prepare("SELECT name FROM d1_migrations ORDER BY id").all()
+    expect(applied.results).toEqual(d1Migrations.map((m) => ({ name: m.name })))
     expect(example.bundle.contents.length).toBeGreaterThan(0)
     expect(example.cron).toBe("*/10 * * * *")
   })

@@ -1,8 +1,6 @@
-import type { Fulfilment, MalformedPayload, VerifiedEvent } from "@hookgate/core"
+import { decoderFor, type Fulfilment, fulfilmentBuilder, type MalformedPayload, type VerifiedEvent } from "@hookgate/core"
 import { Effect, Option } from "effect"
 import { CHECKOUT_COMPLETED, CheckoutCompletedEvent, type CompletedCheckout } from "./events.js"
-import { buildFulfilment } from "./internal/build-fulfilment.js"
-import { decoderFor } from "./internal/payload.js"
 
 /** Metadata values as strings: text as is, anything else as its JSON. */
 const metadataStrings = (metadata: CompletedCheckout["metadata"]): Record<string, string> => {
@@ -28,7 +26,7 @@ const productOf = (checkout: CompletedCheckout): string | null => {
  */
 export const creemFulfilment = (provider: string) => {
   const decode = decoderFor(provider, "checkout", CheckoutCompletedEvent)
-  const build = buildFulfilment(provider)
+  const build = fulfilmentBuilder(provider)
 
   return (event: VerifiedEvent): Effect.Effect<Option.Option<Fulfilment>, MalformedPayload> =>
     event.type !== CHECKOUT_COMPLETED

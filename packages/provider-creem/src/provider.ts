@@ -1,9 +1,19 @@
-import { Providers, SignatureError, VerifiedEvent, type WebhookProvider } from "@hookgate/core"
+import {
+  decoderFor,
+  importSecretKeys,
+  parseJsonBody,
+  Providers,
+  secretList,
+  type Secrets,
+  secretsFrom,
+  type SecretsInput,
+  SignatureError,
+  VerifiedEvent,
+  type WebhookProvider
+} from "@hookgate/core"
 import { type Config, type ConfigError, Effect, Either, type Layer } from "effect"
 import { CreemEventEnvelope } from "./events.js"
 import { creemFulfilment } from "./fulfilment.js"
-import { decoderFor, parseJson } from "./internal/payload.js"
-import { importKeys, type Secrets, secretList, type SecretsInput, secretsFrom } from "./internal/secrets.js"
 import { CREEM_SIGNATURE_HEADER, matchesAnyKey, parseCreemSignature } from "./signature.js"
 
 export interface CreemOptions {
@@ -26,7 +36,7 @@ export interface CreemOptions {
 export const make = (options: CreemOptions): Effect.Effect<WebhookProvider> =>
   Effect.gen(function*() {
     const name = options.name ?? "creem"
-    const keys = yield* importKeys(name, secretList(options.secrets))
+    const keys = yield* importSecretKeys(name, secretList(options.secrets))
     const decodeEnvelope = decoderFor(name, "event", CreemEventEnvelope)
 
     const verify: WebhookProvider["verify"] = (request) =>
@@ -40,7 +50,7 @@ export const make = (options: CreemOptions): Effect.Effect<WebhookProvider> =>
             detail: "creem-signature does not match the body under any configured secret"
           })
         }
-        const payload = yield* parseJson(name, request.body)
+        const payload = yield* parseJsonBody(name, request.body)
         const envelope = yield* decodeEnvelope(payload)
         return new VerifiedEvent({ provider: name, id: envelope.id, type: envelope.eventType, payload })
       })

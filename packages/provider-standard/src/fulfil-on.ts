@@ -1,6 +1,5 @@
-import { Fulfilment, MalformedPayload, type VerifiedEvent } from "@hookgate/core"
+import { describeParseError, Fulfilment, MalformedPayload, type VerifiedEvent } from "@hookgate/core"
 import { Effect, Option, type ParseResult, Schema } from "effect"
-import { describeParseError } from "./internal/payload.js"
 
 /** What a paying event yields; `orderId` becomes the order key `<provider>:<orderId>`. */
 export interface FulfilmentFields {

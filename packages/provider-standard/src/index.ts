@@ -14,4 +14,5 @@ export {
 } from "./provider.js"
 export { fulfilOn, type FulfilOnOptions, type FulfilmentFields } from "./fulfil-on.js"
 export { HEADER_PREFIXES, parseStandardSignature, type StandardSignature } from "./signature.js"
-export { type SecretFormat, type Secrets, secretsConfig, type SecretsInput } from "./internal/secrets.js"
+export { type Secrets, secretsConfig, type SecretsInput } from "@hookgate/core"
+export type { SecretFormat } from "./secret-format.js"

@@ -1,22 +1,19 @@
 import {
+  checkTimestamp,
   type Fulfilment,
   MalformedPayload,
+  parseJsonBody,
   Providers,
+  secretList,
+  type Secrets,
+  secretsFrom,
+  type SecretsInput,
   SignatureError,
   VerifiedEvent,
   type WebhookProvider
 } from "@hookgate/core"
 import { type Config, type ConfigError, Duration, Effect, Either, type Layer, type Option } from "effect"
-import { parseJson } from "./internal/payload.js"
-import {
-  importKeys,
-  type SecretFormat,
-  type Secrets,
-  secretList,
-  type SecretsInput,
-  secretsFrom
-} from "./internal/secrets.js"
-import { checkTimestamp } from "./internal/timestamp.js"
+import { importKeys, type SecretFormat } from "./secret-format.js"
 import { matchesAnyKey, parseStandardSignature } from "./signature.js"
 
 /** The spec's recommendation, and the `standardwebhooks` package's: five minutes. */
@@ -69,7 +66,7 @@ export const make = (options: StandardWebhooksOptions): Effect.Effect<WebhookPro
         }
         // After the signature: a timestamp error always means a genuine but stale (or skewed) delivery.
         yield* checkTimestamp(name, signature.right.timestamp, toleranceSeconds)
-        const payload = yield* parseJson(name, request.body)
+        const payload = yield* parseJsonBody(name, request.body)
         const type = eventType(payload)
         if (type === undefined) return yield* new MalformedPayload({ provider: name, detail: "no event type in the payload" })
         return new VerifiedEvent({ provider: name, id: signature.right.id, type, payload })

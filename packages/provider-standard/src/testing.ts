@@ -1,6 +1,6 @@
 import { hmacSha256, importHmacKey, toBase64, utf8, WebhookRequest } from "@hookgate/core"
 import { Clock, Effect, Redacted } from "effect"
-import { type SecretFormat, secretKeyBytes } from "./internal/secrets.js"
+import { type SecretFormat, secretKeyBytes } from "./secret-format.js"
 import { signedPrefix } from "./signature.js"
 
 /**

@@ -1,8 +1,6 @@
-import { type Fulfilment, MalformedPayload, type VerifiedEvent } from "@hookgate/core"
+import { decoderFor, type Fulfilment, fulfilmentBuilder, MalformedPayload, type VerifiedEvent } from "@hookgate/core"
 import { Effect, Option } from "effect"
 import { CheckoutSessionStatus, PAID_STATUSES, PaidCheckoutSessionEvent, PAYING_EVENT_TYPES } from "./events.js"
-import { buildFulfilment } from "./internal/build-fulfilment.js"
-import { decoderFor } from "./internal/payload.js"
 
 /**
  * Maps a verified Stripe event to the order it pays for:
@@ -17,7 +15,7 @@ import { decoderFor } from "./internal/payload.js"
 export const stripeFulfilment = (provider: string) => {
   const decodeStatus = decoderFor(provider, "checkout session", CheckoutSessionStatus)
   const decodeSession = decoderFor(provider, "checkout session", PaidCheckoutSessionEvent)
-  const build = buildFulfilment(provider)
+  const build = fulfilmentBuilder(provider)
 
   return (event: VerifiedEvent): Effect.Effect<Option.Option<Fulfilment>, MalformedPayload> => {
     if (!PAYING_EVENT_TYPES.has(event.type)) return Effect.succeedNone

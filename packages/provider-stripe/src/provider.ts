@@ -1,10 +1,20 @@
-import { Providers, SignatureError, VerifiedEvent, type WebhookProvider } from "@hookgate/core"
+import {
+  checkTimestamp,
+  decoderFor,
+  importSecretKeys,
+  parseJsonBody,
+  Providers,
+  secretList,
+  type Secrets,
+  secretsFrom,
+  type SecretsInput,
+  SignatureError,
+  VerifiedEvent,
+  type WebhookProvider
+} from "@hookgate/core"
 import { type Config, type ConfigError, Duration, Effect, Either, type Layer } from "effect"
 import { StripeEventEnvelope } from "./events.js"
 import { stripeFulfilment } from "./fulfilment.js"
-import { decoderFor, parseJson } from "./internal/payload.js"
-import { importKeys, type Secrets, secretList, type SecretsInput, secretsFrom } from "./internal/secrets.js"
-import { checkTimestamp } from "./internal/timestamp.js"
 import { matchesAnyKey, parseStripeSignature, STRIPE_SIGNATURE_HEADER } from "./signature.js"
 
 /** Stripe's own default: five minutes. */
@@ -28,7 +38,7 @@ export const make = (options: StripeOptions): Effect.Effect<WebhookProvider> =>
   Effect.gen(function*() {
     const name = options.name ?? "stripe"
     const toleranceSeconds = Duration.toSeconds(Duration.decode(options.tolerance ?? DEFAULT_TOLERANCE))
-    const keys = yield* importKeys(name, secretList(options.secrets))
+    const keys = yield* importSecretKeys(name, secretList(options.secrets))
     const decodeEnvelope = decoderFor(name, "event", StripeEventEnvelope)
     const noMatch = () =>
       new SignatureError({
@@ -45,7 +55,7 @@ export const make = (options: StripeOptions): Effect.Effect<WebhookProvider> =>
         // Checked after the signature, so a timestamp error always means a genuine but stale
         // (or clock-skewed) delivery, and an unsigned request learns nothing about the window.
         yield* checkTimestamp(name, signature.right.timestamp, toleranceSeconds)
-        const payload = yield* parseJson(name, request.body)
+        const payload = yield* parseJsonBody(name, request.body)
         const envelope = yield* decodeEnvelope(payload)
         return new VerifiedEvent({ provider: name, id: envelope.id, type: envelope.type, payload })
       })

@@ -4,9 +4,10 @@ import { migrations } from "@hookgate/store-sql"
 import { Effect } from "effect"
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { type D1Pool, startD1Pool } from "./support.js"
+import { type D1Pool, startD1Pool, testDatabase } from "./support.js"
 
 const dir = join(import.meta.dirname, "..", "migrations")
+const names = d1Migrations.map((m) => m.name)
 
 let pool: D1Pool
 beforeAll(async () => {
@@ -31,14 +32,16 @@ describe("D1 migrations", () => {
   it.effect("applyMigrations applies each file once and records it in d1_migrations", () =>
     Effect.gen(function*() {
       const db = yield* Effect.promise(() => pool.fresh())
-      expect(yield* applyMigrations(db)).toEqual(["0001_init.sql"])
+      expect(yield* applyMigrations(db)).toEqual(names)
       expect(yield* applyMigrations(db)).toEqual([])
-      const recorded = yield* Effect.promise(() => db.prepare(`SELECT id, name, applied_at FROM ${D1_MIGRATIONS_TABLE}`).all())
-      expect(recorded.results).toEqual([{ id: 1, name: "0001_init.sql", applied_at: expect.any(String) }])
+      const recorded = yield* Effect.promise(() => db.prepare(`SELECT id, name, applied_at FROM ${D1_MIGRATIONS_TABLE} ORDER BY id`).all())
+      expect(recorded.results).toEqual(names.map((name, i) => ({ id: i + 1, name, applied_at: expect.any(String) })))
       const tables = yield* Effect.promise(() =>
         db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'hookgate_%' ORDER BY name").all()
       )
-      expect(tables.results.map((t) => t["name"])).toEqual(["hookgate_alerts", "hookgate_orders", "hookgate_receipts"])
+      expect(tables.results.map((t) => t["name"])).toEqual(
+        expect.arrayContaining(["hookgate_alerts", "hookgate_orders", "hookgate_receipts"])
+      )
     }))
 
   it.effect("a migration already applied as wrangler applies it (the file, then its record) is left alone", () =>
@@ -48,14 +51,16 @@ describe("D1 migrations", () => {
       yield* Effect.promise(() =>
         db.exec(`CREATE TABLE IF NOT EXISTS d1_migrations(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL);`)
       )
-      const file = readFileSync(join(dir, "0001_init.sql"), "utf8")
-      const statements = file.split(/;\s*$/m).map((s) => s.replace(/^--.*$/gm, "").trim()).filter((s) => s !== "")
-      yield* Effect.promise(() =>
-        db.batch([
-          ...statements.map((s) => db.prepare(s)),
-          db.prepare("INSERT INTO d1_migrations (name) values ('0001_init.sql')")
-        ])
-      )
+      for (const name of names) {
+        const file = readFileSync(join(dir, name), "utf8")
+        const statements = file.split(/;\s*$/m).map((s) => s.replace(/^--.*$/gm, "").trim()).filter((s) => s !== "")
+        yield* Effect.promise(() =>
+          db.batch([
+            ...statements.map((s) => db.prepare(s)),
+            db.prepare(`INSERT INTO d1_migrations (name) values ('${name}')`)
+          ])
+        )
+      }
       expect(yield* applyMigrations(db)).toEqual([])
     }))
 
@@ -76,10 +81,11 @@ describe("D1 migrations", () => {
 
   it.effect("two isolates migrating one fresh database at once both succeed, and it is applied once", () =>
     Effect.gen(function*() {
-      const db = yield* Effect.promise(() => pool.fresh())
+      // Serialised per statement (see testDatabase), so the two still interleave statement by statement.
+      const db = testDatabase(yield* Effect.promise(() => pool.fresh()))
       const [a, b] = yield* Effect.all([applyMigrations(db), applyMigrations(db)], { concurrency: 2 })
-      expect([...a, ...b]).toEqual(["0001_init.sql"])
+      expect([...a, ...b].sort()).toEqual(names)
       const recorded = yield* Effect.promise(() => db.prepare("SELECT name FROM d1_migrations").all())
-      expect(recorded.results).toHaveLength(1)
+      expect(recorded.results).toHaveLength(names.length)
     }))
 })

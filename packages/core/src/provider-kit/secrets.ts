@@ -1,10 +1,10 @@
-import { importHmacKey } from "@hookgate/core"
 import { Array as Arr, Config, ConfigError, Effect, Either, Redacted } from "effect"
+import { importHmacKey, utf8 } from "../crypto/hmac.js"
 
 /** Signing secrets, newest first. Several are active while one is being rolled. */
 export type Secrets = Arr.NonEmptyReadonlyArray<Redacted.Redacted<string>>
 
-/** One secret or a list of them, as `make` accepts. */
+/** One secret or a list of them, as a provider's `make` accepts. */
 export type SecretsInput = Redacted.Redacted<string> | Secrets
 
 export const secretList = (input: SecretsInput): Secrets => Redacted.isRedacted(input) ? [input] : input
@@ -24,14 +24,24 @@ export const secretsConfig = (name: string): Config.Config<Secrets> =>
 export const secretsFrom = (source: string | Config.Config<Secrets>): Config.Config<Secrets> =>
   typeof source === "string" ? secretsConfig(source) : source
 
+/** The secret string's UTF-8 bytes, as Stripe and Creem key their HMACs; undefined when empty. */
+export const utf8SecretBytes = (secret: string): Uint8Array | undefined => (secret === "" ? undefined : utf8(secret))
+
 /**
- * Imports each secret's HMAC key once, when the provider is made: the import is
- * the slow part of Web Crypto HMAC, and verification then only signs. The key is
- * the secret string's UTF-8 bytes, as Stripe signs with it. An empty secret is a
- * configuration defect, reported by position and never by value.
+ * Imports each secret's HMAC key once, when a provider is made: the import is
+ * the slow part of Web Crypto HMAC, and verification then only signs. A secret
+ * that gives no key bytes is a configuration defect, reported by position and
+ * never by value.
  */
-export const importKeys = (provider: string, secrets: Secrets) =>
-  Effect.forEach(secrets, (secret, index) =>
-    Redacted.value(secret) === ""
-      ? Effect.dieMessage(`${provider}: webhook secret #${index + 1} is empty`)
-      : importHmacKey(Redacted.value(secret)))
+export const importSecretKeys = (
+  provider: string,
+  secrets: Secrets,
+  keyBytes: (secret: string) => Uint8Array | undefined = utf8SecretBytes,
+  unusable = "empty"
+) =>
+  Effect.forEach(secrets, (secret, index) => {
+    const bytes = keyBytes(Redacted.value(secret))
+    return bytes === undefined
+      ? Effect.dieMessage(`${provider}: webhook secret #${index + 1} is ${unusable}`)
+      : importHmacKey(bytes)
+  })

@@ -1,11 +1,12 @@
-import { MalformedPayload } from "@hookgate/core"
 import { Effect, ParseResult, Schema } from "effect"
+import { Fulfilment } from "../domain/fulfilment.js"
+import { MalformedPayload } from "../errors.js"
 
 // Fatal: a body that is not valid UTF-8 is malformed, not silently repaired.
 const decoder = new TextDecoder("utf-8", { fatal: true })
 
 /** The raw body as JSON, after its signature checked out. */
-export const parseJson = (provider: string, body: Uint8Array): Effect.Effect<unknown, MalformedPayload> =>
+export const parseJsonBody = (provider: string, body: Uint8Array): Effect.Effect<unknown, MalformedPayload> =>
   Effect.try({
     try: () => JSON.parse(decoder.decode(body)) as unknown,
     catch: () => new MalformedPayload({ provider, detail: "body is not UTF-8 JSON" })
@@ -22,4 +23,14 @@ export const decoderFor = <A, I>(provider: string, what: string, schema: Schema.
   const decode = Schema.decodeUnknown(schema)
   return (input: unknown): Effect.Effect<A, MalformedPayload> =>
     Effect.mapError(decode(input), (error) => new MalformedPayload({ provider, detail: `${what}: ${describeParseError(error)}` }))
+}
+
+/**
+ * Builds a `Fulfilment` through its schema rather than its constructor, so a
+ * value the schema refuses (an empty email, a fractional amount) is a
+ * `MalformedPayload` answer instead of a thrown defect.
+ */
+export const fulfilmentBuilder = (provider: string) => {
+  const decode = decoderFor(provider, "fulfilment", Fulfilment)
+  return (fields: typeof Fulfilment.Encoded): Effect.Effect<Fulfilment, MalformedPayload> => decode(fields)
 }
