@@ -94,8 +94,8 @@ const statementsPerOrder = async () => {
   return { ours, theirs }
 }
 
-const hookgateRate = async (requests: ReadonlyArray<WebhookRequest>) => {
-  const runtime = ManagedRuntime.make(gatewayLayer(tempDb("hookgate.db")))
+const hookgateRate = async (requests: ReadonlyArray<WebhookRequest>, tracing: boolean) => {
+  const runtime = ManagedRuntime.make(Layer.merge(gatewayLayer(tempDb("hookgate.db")), Layer.setTracerEnabled(tracing)))
   await runtime.runPromise(Effect.void)
   // As a server would: up to CONCURRENCY webhooks in flight, so the Web Crypto
   // round trips of one overlap the SQL of another (the SQL itself is synchronous).
@@ -172,11 +172,13 @@ export const pipelineSuite: BenchSuite = {
     const requests = await signedRequests("r", ORDERS)
     const baseline = await baselineRate(requests, "node:crypto")
     const webCryptoBaseline = await baselineRate(requests, "webcrypto")
-    const rate = await hookgateRate(requests)
+    const rate = await hookgateRate(requests, true)
+    const untraced = await hookgateRate(await signedRequests("u", ORDERS), false)
     return [
       figure("statementsPerOrder", "statements per delivered order (hookgate)", ours, "statements"),
       figure("insertClaimMarkStatementsPerOrder", "statements per order (insert, claim, mark)", theirs, "statements"),
       figure("ordersPerSecond", `orders/s through receive, SQLite file (${ORDERS} orders, ${CONCURRENCY} in flight)`, rate, "orders/s"),
+      figure("ordersPerSecondTracingOff", "orders/s through receive, spans disabled (Layer.setTracerEnabled(false))", untraced, "orders/s"),
       figure("baselineOrdersPerSecond", "orders/s, same SQL + HMAC with better-sqlite3, node:crypto", baseline, "orders/s"),
       figure("baselineWebCryptoOrdersPerSecond", "orders/s, the same baseline with Web Crypto's HMAC", webCryptoBaseline, "orders/s")
     ]
