@@ -1,7 +1,6 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { D1Client } from "@effect/sql-d1"
-import type { Lease, OrderStore } from "@hookgate/core"
-import { type D1Database, type D1MigrationError, D1Store } from "@hookgate/store-d1"
+import { type D1Database, type D1MigrationError, D1Store, type SqlStoreServices } from "@hookgate/store-d1"
 import { Effect, Layer } from "effect"
 import { binding, type WorkerEnv } from "./env.js"
 import type { MissingBinding } from "./errors.js"
@@ -23,7 +22,7 @@ export const d1Binding = (name = "DB") => binding<D1Database>(name, "prepare", "
 export const layerD1Store = (
   options: D1BindingOptions = {}
 ): Layer.Layer<
-  OrderStore | Lease | SqlClient.SqlClient | D1Client.D1Client,
+  SqlStoreServices | SqlClient.SqlClient | D1Client.D1Client,
   MissingBinding | D1MigrationError,
   WorkerEnv
 > =>

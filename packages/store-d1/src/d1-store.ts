@@ -1,7 +1,6 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { D1Client } from "@effect/sql-d1"
-import type { Lease, OrderStore } from "@hookgate/core"
-import { layerSqlStore } from "@hookgate/store-sql"
+import { layerSqlStore, type SqlStoreServices } from "@hookgate/store-sql"
 import { Layer } from "effect"
 import { applyMigrations } from "./apply-migrations.js"
 import { layerBatchAtomic } from "./batch-atomic.js"
@@ -30,13 +29,14 @@ export const layerClient = (
 }
 
 /**
- * `OrderStore` and `Lease` on Cloudflare D1: store-sql's protocol, unchanged,
+ * Every hookgate store service (`OrderStore`, `Lease`, and the message and
+ * campaign ledgers) on Cloudflare D1: store-sql's protocol, unchanged,
  * over `@effect/sql-d1`. Every lease step is one statement; the steps that must
  * stand or fall together run as one D1 `batch()`.
  */
 export const layer = (
   options: D1StoreOptions
-): Layer.Layer<OrderStore | Lease | D1Client.D1Client | SqlClient.SqlClient, D1MigrationError> =>
+): Layer.Layer<SqlStoreServices | D1Client.D1Client | SqlClient.SqlClient, D1MigrationError> =>
   layerSqlStore.pipe(
     Layer.provide(layerBatchAtomic),
     Layer.provideMerge(layerClient(options))

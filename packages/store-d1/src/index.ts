@@ -9,3 +9,5 @@ export { applyMigrations, type ApplyMigrationsOptions } from "./apply-migrations
 export { D1_MIGRATIONS_TABLE, type D1Migration, d1Migrations, renderMigrationFile } from "./migrations.js"
 export { D1MigrationError } from "./errors.js"
 export type { D1Database } from "./database.js"
+/** Every store service the D1 layer provides (orders, leases, message and campaign ledgers). */
+export type { SqlStoreServices } from "@hookgate/store-sql"

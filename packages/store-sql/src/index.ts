@@ -3,6 +3,8 @@
  * leasing, on `@effect/sql`, portable across SQLite, D1 and Postgres.
  */
 export { SqlAtomic } from "./atomic.js"
-export { layerSqlStore, makeSqlStore } from "./sql-store.js"
+export { layerSqlStore, makeSqlStore, type SqlStoreServices } from "./sql-store.js"
+export { makeSqlDeadLetters, makeSqlMessageLedger } from "./sql-messages.js"
+export { makeSqlCampaignStore } from "./sql-campaigns.js"
 export { loader, migrate, migrations, MIGRATIONS_TABLE } from "./migrations/index.js"
 export { decodeAlert, decodeOrder, decodeReceipt } from "./rows.js"

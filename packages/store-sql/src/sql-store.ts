@@ -1,7 +1,10 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import {
+  CampaignStore,
+  DeadLetterStore,
   Lease,
+  MessageLedger,
   type LeaseShape,
   type NewOrder,
   newLeasedOrder,
@@ -12,6 +15,8 @@ import {
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlAtomic } from "./atomic.js"
 import { decodeAlert, decodeOrder, decodeReceipt, StatsRow } from "./rows.js"
+import { makeSqlCampaignStore } from "./sql-campaigns.js"
+import { makeSqlDeadLetters, makeSqlMessageLedger } from "./sql-messages.js"
 
 /**
  * The one SQL implementation of `OrderStore` and `Lease`, on `@effect/sql`.
@@ -219,8 +224,22 @@ ON CONFLICT (alert_id) DO NOTHING`
   return { store, lease }
 })
 
-/** `OrderStore` and `Lease` on the `SqlClient` in context (migrations must have run). */
-export const layerSqlStore: Layer.Layer<OrderStore | Lease, never, SqlClient.SqlClient | SqlAtomic> = Layer
+/** Every storage service hookgate has, on one database. */
+export type SqlStoreServices = OrderStore | Lease | MessageLedger | DeadLetterStore | CampaignStore
+
+/**
+ * `OrderStore` and `Lease`, and the queue and campaign ledgers (`MessageLedger`,
+ * `DeadLetterStore`, `CampaignStore`), on the `SqlClient` in context (migrations must have run).
+ */
+export const layerSqlStore: Layer.Layer<SqlStoreServices, never, SqlClient.SqlClient | SqlAtomic> = Layer
   .effectContext(
-    Effect.map(makeSqlStore, ({ lease, store }) => Context.make(OrderStore, store).pipe(Context.add(Lease, lease)))
+    Effect.gen(function*() {
+      const { lease, store } = yield* makeSqlStore
+      return Context.make(OrderStore, store).pipe(
+        Context.add(Lease, lease),
+        Context.add(MessageLedger, yield* makeSqlMessageLedger),
+        Context.add(DeadLetterStore, yield* makeSqlDeadLetters),
+        Context.add(CampaignStore, yield* makeSqlCampaignStore)
+      )
+    })
   )

@@ -1,7 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import type { Lease, OrderStore } from "@hookgate/core"
-import { layerSqlStore, migrate, SqlAtomic } from "@hookgate/store-sql"
+import { layerSqlStore, migrate, SqlAtomic, type SqlStoreServices } from "@hookgate/store-sql"
 import { Config, Effect, Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
@@ -31,8 +30,8 @@ export const layerSqliteClient = (options: SqliteStoreOptions) =>
     )
   )
 
-/** `OrderStore` and `Lease` on an embedded SQLite database (better-sqlite3). */
-export const layer = (options: SqliteStoreOptions): Layer.Layer<OrderStore | Lease | SqlClient.SqlClient, unknown> =>
+/** Every hookgate store service (orders, leases, message and campaign ledgers) on an embedded SQLite database (better-sqlite3). */
+export const layer = (options: SqliteStoreOptions): Layer.Layer<SqlStoreServices | SqlClient.SqlClient, unknown> =>
   layerSqlStore.pipe(
     Layer.provide(SqlAtomic.layerTransaction),
     Layer.provideMerge(layerSqliteClient(options))

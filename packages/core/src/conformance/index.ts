@@ -4,3 +4,7 @@
 export { storeConformance } from "./store-conformance.js"
 export { pipelineBehaviours, type Scenario } from "./pipeline-behaviours.js"
 export { eventually, newOrder, TEST_SECRET } from "../testing/fixtures.js"
+export { messageLedgerConformance } from "./message-ledger-conformance.js"
+export { campaignStoreConformance, recipients, runningCampaign, TEMPLATE } from "./campaign-store-conformance.js"
+export { campaignBehaviours, type CampaignScenario } from "./campaign-behaviours.js"
+export type { LedgerServices } from "./ledger-services.js"

@@ -26,6 +26,30 @@ const alerts = Metric.counter("hookgate_alerts_total", {
   incremental: true
 })
 
+const messages = Metric.counter("hookgate_queue_messages_total", {
+  description: "Queue message deliveries through Consumer.once, by outcome (ran, duplicate, in_progress, failed, unrecorded)",
+  incremental: true
+})
+const deadLetters = Metric.counter("hookgate_dead_letters_total", {
+  description: "Messages a queue gave up on, stored for the operator, by queue",
+  incremental: true
+})
+const campaignBatches = Metric.counter("hookgate_campaign_batches_total", {
+  description: "Campaign batch deliveries, by outcome (sent, done, in_progress, not_running, empty, lease_lost, failed)",
+  incremental: true
+})
+const campaignRecipients = Metric.counter("hookgate_campaign_recipients_total", {
+  description: "Campaign recipients recorded, by outcome (sent, failed, retry)",
+  incremental: true
+})
+const campaignDuplicatesPrevented = Metric.counter("hookgate_campaign_duplicates_prevented_total", {
+  description: "Recipients of redelivered campaign batches answered without sending again",
+  incremental: true
+})
+const campaignStatus = Metric.gauge("hookgate_campaign_recipients", {
+  description: "A campaign's ledger when its status was last read, by campaign and counter"
+})
+
 // Tagged counters are built once per tag set: building a metric key hashes its tags.
 const memo = <A>(make: (key: string) => A) => {
   const cache = new Map<string, A>()
@@ -41,6 +65,14 @@ const webhookCounter = memo((key) => {
 })
 const sendCounter = memo((outcome) => Metric.increment(Metric.tagged(sends, "outcome", outcome)))
 const alertCounter = memo((kind) => Metric.increment(Metric.tagged(alerts, "kind", kind)))
+const messageCounter = memo((outcome) => Metric.increment(Metric.tagged(messages, "outcome", outcome)))
+const deadLetterCounter = memo((queue) => Metric.increment(Metric.tagged(deadLetters, "queue", queue)))
+const batchCounter = memo((outcome) => Metric.increment(Metric.tagged(campaignBatches, "outcome", outcome)))
+const recipientCounter = memo((outcome) => Metric.tagged(campaignRecipients, "outcome", outcome))
+const campaignGauge = memo((key) => {
+  const [campaign, counter] = key.split("\u0000") as [string, string]
+  return Metric.tagged(Metric.tagged(campaignStatus, "campaign", campaign), "counter", counter)
+})
 
 export const Metrics = {
   webhook: (provider: string, outcome: string) => webhookCounter(`${provider}\u0000${outcome}`),
@@ -48,5 +80,15 @@ export const Metrics = {
   duplicatePrevented: Metric.increment(duplicatesPrevented),
   possibleDuplicate: Metric.increment(possibleDuplicates),
   leaseLost: Metric.increment(leasesLost),
-  alert: (kind: string) => alertCounter(kind)
+  alert: (kind: string) => alertCounter(kind),
+  message: (outcome: "ran" | "duplicate" | "in_progress" | "failed" | "unrecorded") => messageCounter(outcome),
+  deadLetter: (queue: string) => deadLetterCounter(queue),
+  campaignBatch: (outcome: string) => batchCounter(outcome),
+  campaignRecipients: (outcome: "sent" | "failed" | "retry", count: number) =>
+    count === 0 ? Effect.void : Metric.incrementBy(recipientCounter(outcome), count),
+  campaignDuplicatesPrevented: (count: number) => Metric.incrementBy(campaignDuplicatesPrevented, count),
+  campaignStatus: (campaign: string, counters: Readonly<Record<string, number>>) =>
+    Effect.forEach(Object.entries(counters), ([counter, value]) => Metric.set(campaignGauge(`${campaign}\u0000${counter}`), value), {
+      discard: true
+    })
 } satisfies Record<string, Effect.Effect<void> | ((...args: Array<any>) => Effect.Effect<void>)>

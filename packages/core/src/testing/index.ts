@@ -16,3 +16,9 @@ export { makeTestProvider, paidEvent, signTestRequest, TEST_SIGNATURE_HEADER, ty
 export { type StoreFaults, withStoreFaults } from "./faults.js"
 export { layerTestRenderer } from "./renderer.js"
 export { eventually, newOrder, TEST_SECRET } from "./fixtures.js"
+export {
+  layerMemoryLedgers,
+  makeMemoryCampaignStore,
+  makeMemoryDeadLetters,
+  makeMemoryMessageLedger
+} from "./memory-ledgers.js"

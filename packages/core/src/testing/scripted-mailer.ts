@@ -47,6 +47,8 @@ export interface ScriptedMailerOptions {
   /** One step per call, in order; after the script runs out, `otherwise` (default: succeed). */
   readonly script?: ReadonlyArray<MailerStep>
   readonly otherwise?: MailerStep
+  /** Also offer `sendBatch` (one step per batch call; a repeated batch key answers the first receipts). */
+  readonly batch?: boolean
 }
 
 /** A mailer whose every call is scripted, with fault injection, counting what it delivered. */
@@ -89,6 +91,36 @@ export const makeScriptedMailer = (options: ScriptedMailerOptions = {}) =>
         Slow: ({ duration, then }) => Effect.zipRight(Effect.sleep(duration), run(then, email, key))
       })
 
+    const batchByKey = new Map<string, ReadonlyArray<SendReceipt>>()
+    const acceptBatch = (emails: ReadonlyArray<OutgoingEmail>, idempotencyKey: string) =>
+      Effect.gen(function*() {
+        const earlier = batchByKey.get(idempotencyKey)
+        if (honours && earlier) return earlier
+        const receipts: Array<SendReceipt> = []
+        for (const email of emails) {
+          const messageId = `${name}-${++sequence}`
+          receipts.push(new SendReceipt({ mailer: name, messageId, acceptedAt: yield* Effect.clockWith((c) => c.currentTimeMillis) }))
+          yield* Ref.update(delivered, (list) => [...list, { email, idempotencyKey, messageId }])
+        }
+        if (!earlier) batchByKey.set(idempotencyKey, receipts)
+        return receipts as ReadonlyArray<SendReceipt>
+      })
+    const runBatch = (
+      step: MailerStep,
+      emails: ReadonlyArray<OutgoingEmail>,
+      key: string
+    ): Effect.Effect<ReadonlyArray<SendReceipt>, MailerError> =>
+      step._tag === "Succeed"
+        ? acceptBatch(emails, key)
+        : step._tag === "AcceptedThenUnknown"
+        ? Effect.zipRight(acceptBatch(emails, key), Effect.fail(new Unknown({ mailer: name, detail: "connection dropped" })))
+        : step._tag === "Slow"
+        ? Effect.zipRight(Effect.sleep(step.duration), runBatch(step.then, emails, key))
+        : Effect.flatMap(run(step, emails[0]!, key), () => Effect.dieMessage("unreachable"))
+
+    const nextStep = Ref.modify(script, (steps) =>
+      steps.length > 0 ? [steps[0]!, steps.slice(1)] : [options.otherwise ?? Step.Succeed(), steps])
+
     const mailer: ScriptedMailerShape = {
       name,
       honoursIdempotencyKeys: honours,
@@ -99,6 +131,15 @@ export const makeScriptedMailer = (options: ScriptedMailerOptions = {}) =>
             steps.length > 0 ? [steps[0]!, steps.slice(1)] : [options.otherwise ?? Step.Succeed(), steps])
           return yield* run(step, email, idempotencyKey)
         }),
+      ...(options.batch === true
+        ? {
+          sendBatch: (emails, { idempotencyKey }) =>
+            Effect.gen(function*() {
+              yield* Ref.update(calls, (list) => [...list, ...emails.map((email) => ({ idempotencyKey, to: email.to }))])
+              return yield* runBatch(yield* nextStep, emails, idempotencyKey)
+            })
+        }
+        : {}),
       delivered: Ref.get(delivered),
       calls: Ref.get(calls),
       push: (...steps) => Ref.update(script, (current) => [...current, ...steps])

@@ -1,0 +1,127 @@
+import { Context, Effect, Layer, Option, type Scope, type Stream } from "effect"
+import type { CampaignBatchMessage, CampaignStatus, CampaignTemplate, Recipient } from "../domain/campaign.js"
+import type { StoreUnavailable } from "../errors.js"
+import type { Decision, Delivery } from "../queue/delivery.js"
+import type { QueueUnavailable } from "../queue/errors.js"
+import { type InProcessQueue, type InProcessQueueOptions, makeInProcessQueue } from "../queue/in-process-queue.js"
+import { deadLetterHandler } from "../queue/dead-letter.js"
+import { Alerter } from "../services/alerter.js"
+import { CampaignQueue } from "../services/campaign-queue.js"
+import { type CampaignRow, CampaignStore } from "../services/campaign-store.js"
+import { DeadLetterStore } from "../services/dead-letters.js"
+import { Mailer } from "../services/mailer.js"
+import { OrderStore } from "../services/order-store.js"
+import { RetryPolicy } from "../services/retry-policy.js"
+import { dispatchCampaign, pauseCampaign, resumeCampaign, startCampaign } from "./control.js"
+import { createCampaign, type CreateCampaignInput } from "./create.js"
+import type { CampaignExists, CampaignNotFound, CampaignStateError, InvalidCampaign, InvalidRecipient } from "./errors.js"
+import { campaignBatchHandler } from "./handler.js"
+import { CampaignOptions, defaultCampaignOptions } from "./options.js"
+import { type BatchOutcome, sendCampaignBatch } from "./send-batch.js"
+import { campaignStatus } from "./status.js"
+
+export interface CampaignsShape {
+  /** Creates a draft and streams its recipients into the ledger (flat memory). */
+  readonly create: <E, R>(
+    input: CreateCampaignInput<E, R>
+  ) => Effect.Effect<CampaignStatus, E | CampaignExists | InvalidCampaign | InvalidRecipient | CampaignNotFound | StoreUnavailable, R>
+  readonly start: (id: string) => Effect.Effect<CampaignStatus, Control>
+  readonly pause: (id: string) => Effect.Effect<CampaignStatus, Control>
+  readonly resume: (id: string) => Effect.Effect<CampaignStatus, Control>
+  readonly status: (id: string) => Effect.Effect<CampaignStatus, CampaignNotFound | StoreUnavailable>
+  readonly list: (options?: { readonly limit?: number }) => Effect.Effect<ReadonlyArray<CampaignRow>, StoreUnavailable>
+  /** Sends a message for every batch still open (recovery after a restart; `start` and `resume` do it). */
+  readonly dispatch: (id: string) => Effect.Effect<number, StoreUnavailable | QueueUnavailable>
+  /** One delivery of a batch message. */
+  readonly sendBatch: (message: CampaignBatchMessage) => Effect.Effect<BatchOutcome, StoreUnavailable>
+  /** The queue consumer of batch messages (ack last, retry with the RetryPolicy's backoff). */
+  readonly handle: (delivery: Delivery) => Effect.Effect<Decision>
+}
+
+type Control = CampaignNotFound | CampaignStateError | StoreUnavailable | QueueUnavailable
+
+type Needs = CampaignStore | CampaignQueue | Mailer | RetryPolicy | OrderStore | Alerter | DeadLetterStore
+
+/** Builds the service from the services in context (a template cache lives with it: templates never change). */
+export const makeCampaigns: Effect.Effect<CampaignsShape, never, Needs> = Effect.gen(function*() {
+  const context = yield* Effect.context<Needs>()
+  const options = Option.getOrElse(yield* Effect.serviceOption(CampaignOptions), () => defaultCampaignOptions)
+  const store = Context.get(context, CampaignStore)
+  const templates = new Map<string, CampaignTemplate>()
+  const templateOf = (id: string) =>
+    templates.has(id)
+      ? Effect.succeed(Option.some(templates.get(id)!))
+      : Effect.map(store.get(id), (row) =>
+        Option.map(row, (r) => {
+          templates.set(id, r.template)
+          return r.template
+        }))
+  const run = <A, E>(effect: Effect.Effect<A, E, Needs | CampaignOptions>) =>
+    effect.pipe(Effect.provide(context), Effect.provideService(CampaignOptions, options))
+  const sendBatch = (message: CampaignBatchMessage) => run(sendCampaignBatch(message, templateOf))
+  const handle = campaignBatchHandler(sendBatch)
+  return {
+    create: <E, R>(input: CreateCampaignInput<E, R>) =>
+      createCampaign(input).pipe(
+        Effect.provideService(CampaignStore, store),
+        Effect.provideService(CampaignOptions, options)
+      ),
+    start: (id) => run(startCampaign(id)),
+    pause: (id) => run(pauseCampaign(id)),
+    resume: (id) => run(resumeCampaign(id)),
+    status: (id) => run(campaignStatus(id)),
+    list: (listOptions = {}) => store.list({ limit: listOptions.limit ?? 100 }),
+    dispatch: (id) => run(dispatchCampaign(id)),
+    sendBatch,
+    handle: (delivery) => run(handle(delivery))
+  }
+})
+
+export interface InProcessCampaignsOptions extends Partial<Omit<InProcessQueueOptions, "deadLetter">> {
+  /** Alert once the campaign queue has given up on this many messages (default 1). */
+  readonly deadLetterAlertThreshold?: number
+}
+
+/** The in-process queue behind `Campaigns.layerInProcess`: `idle` waits for it to drain, `stats` counts deliveries. */
+export class CampaignInProcessQueue extends Context.Tag("@hookgate/core/CampaignInProcessQueue")<
+  CampaignInProcessQueue,
+  InProcessQueue<unknown>
+>() {}
+
+/** Campaigns: create, start, pause, resume, status, and the batch consumer. */
+export class Campaigns extends Context.Tag("@hookgate/core/Campaigns")<Campaigns, CampaignsShape>() {
+  /** On the `CampaignQueue` in context (a Cloudflare Queue producer, say). */
+  static readonly layer: Layer.Layer<Campaigns, never, Needs> = Layer.effect(Campaigns, makeCampaigns)
+
+  /**
+   * With the in-process queue (Node): `Campaigns` and the `CampaignQueue` it
+   * consumes, its consumers running for the layer's lifetime. Messages given up
+   * are kept as dead letters. The queue lives in memory: call `dispatch` for
+   * running campaigns after a restart (the Node gateway does).
+   */
+  static layerInProcess(
+    options: InProcessCampaignsOptions = {}
+  ): Layer.Layer<Campaigns | CampaignQueue | CampaignInProcessQueue, never, Exclude<Needs, CampaignQueue>> {
+    return Layer.scopedContext(
+      Effect.gen(function*() {
+        let service: CampaignsShape | undefined
+        const deadLetters = deadLetterHandler({ alertThreshold: options.deadLetterAlertThreshold ?? 1 })
+        const context = yield* Effect.context<Exclude<Needs, CampaignQueue> | Scope.Scope>()
+        const queue = yield* makeInProcessQueue<unknown, never>({
+          name: options.name ?? "hookgate-campaigns",
+          ...options,
+          deadLetter: (delivery) => Effect.asVoid(Effect.provide(deadLetters(delivery), context))
+        }, (delivery) => Effect.suspend(() => service!.handle(delivery)))
+        const campaignQueue = CampaignQueue.of({ enqueue: (messages) => queue.sendBatch(messages) })
+        service = yield* Effect.provideService(makeCampaigns, CampaignQueue, campaignQueue)
+        return Context.make(Campaigns, service).pipe(
+          Context.add(CampaignQueue, campaignQueue),
+          Context.add(CampaignInProcessQueue, queue)
+        )
+      })
+    )
+  }
+}
+
+export type { Recipient }
+export type CampaignRecipients<E, R> = Stream.Stream<Recipient | string, E, R>

@@ -1,0 +1,74 @@
+import { Chunk, Clock, Effect, Either, Option, ParseResult, Schema, Stream } from "effect"
+import { CampaignId, CampaignTemplate, Recipient } from "../domain/campaign.js"
+import { step } from "../observability/spans.js"
+import { CampaignStore } from "../services/campaign-store.js"
+import { CampaignExists, InvalidCampaign, InvalidRecipient } from "./errors.js"
+import { CampaignOptions, defaultCampaignOptions } from "./options.js"
+import { campaignStatus } from "./status.js"
+
+export interface CreateCampaignInput<E, R> {
+  readonly id: string
+  /** A `CampaignTemplate`, or its fields (validated here). */
+  readonly template: CampaignTemplate | typeof CampaignTemplate.Encoded
+  /** From an array (`Stream.fromIterable`), a file's lines, a SQL query: pulled a chunk at a time. */
+  readonly recipients: Stream.Stream<Recipient | string, E, R>
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/
+const decodeRecipient = Schema.decodeUnknownEither(Recipient)
+
+/** One recipient as the ledger keeps it: the email trimmed and lower-cased (the uniqueness key). */
+export const normalizeRecipient = (input: unknown): Either.Either<Recipient, string> => {
+  const decoded = typeof input === "string" ? decodeRecipient({ email: input }) : decodeRecipient(input)
+  if (Either.isLeft(decoded)) return Either.left(ParseResult.TreeFormatter.formatErrorSync(decoded.left))
+  const email = decoded.right.email.trim().toLowerCase()
+  if (!EMAIL.test(email)) return Either.left(`"${email}" is not an email address`)
+  return Either.right(decoded.right.vars === undefined ? { email } : { email, vars: decoded.right.vars })
+}
+
+const canonical = (template: CampaignTemplate) => JSON.stringify(Schema.encodeSync(CampaignTemplate)(template), (_, value) =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)))
+    : value)
+
+/**
+ * Creates a campaign as a draft and streams its recipients into the ledger,
+ * a chunk per statement, so memory stays flat whatever the campaign's size.
+ * A repeated email is kept once. Creating again with the same id and template
+ * while still a draft (a creation that was cut short) adds what is missing.
+ */
+export const createCampaign = <E, R>(input: CreateCampaignInput<E, R>) =>
+  Effect.gen(function*() {
+    const store = yield* CampaignStore
+    const options = Option.getOrElse(yield* Effect.serviceOption(CampaignOptions), () => defaultCampaignOptions)
+    const id = yield* Schema.decodeUnknown(CampaignId)(input.id).pipe(
+      Effect.mapError(() => new InvalidCampaign({ campaignId: input.id, detail: "ids are 1 to 100 letters, digits, '.', '_' or '-'" }))
+    )
+    const template = yield* Schema.decodeUnknown(CampaignTemplate)(
+      input.template instanceof CampaignTemplate ? Schema.encodeSync(CampaignTemplate)(input.template) : input.template
+    ).pipe(Effect.mapError((error) => new InvalidCampaign({ campaignId: id, detail: error.message })))
+    const now = yield* Clock.currentTimeMillis
+    const { campaign, created } = yield* store.create({ id, template, batchSize: options.batchSize, now })
+    if (!created && (campaign.state !== "draft" || canonical(campaign.template) !== canonical(template))) {
+      return yield* new CampaignExists({ campaignId: id, state: campaign.state })
+    }
+    yield* input.recipients.pipe(
+      Stream.grouped(options.insertChunk),
+      Stream.mapAccum(0, (seq, chunk) => [seq + Chunk.size(chunk), [seq, chunk] as const]),
+      Stream.runForEach(([firstSeq, chunk]) =>
+        Effect.gen(function*() {
+          const recipients: Array<Recipient> = []
+          for (const [i, raw] of Chunk.toReadonlyArray(chunk).entries()) {
+            const recipient = normalizeRecipient(raw)
+            if (Either.isLeft(recipient)) {
+              return yield* new InvalidRecipient({ campaignId: id, position: firstSeq + i, detail: recipient.left })
+            }
+            recipients.push(recipient.right)
+          }
+          yield* store.addRecipients(id, firstSeq, recipients)
+        })
+      )
+    )
+    yield* store.seal(id, yield* Clock.currentTimeMillis)
+    return yield* campaignStatus(id)
+  }).pipe(step("campaign.create", { campaignId: input.id }))

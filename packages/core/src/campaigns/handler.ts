@@ -1,0 +1,47 @@
+import { Clock, Effect, Either, Schema } from "effect"
+import { CampaignBatchMessage } from "../domain/campaign.js"
+import type { StoreUnavailable } from "../errors.js"
+import { keepDeadLetter } from "../queue/dead-letter.js"
+import { type Decision, Decision as Decisions, type Delivery, retryDelay, retryNoLaterThan } from "../queue/delivery.js"
+import type { BatchOutcome } from "./send-batch.js"
+
+const decode = Schema.decodeUnknownEither(CampaignBatchMessage)
+
+/**
+ * The queue consumer of campaign batch messages, acknowledging last: `Ack`
+ * once the batch's results are recorded, or when there is nothing to send (a
+ * redelivered batch already sent, a paused campaign, an empty slot); `Retry`
+ * while another delivery holds the batch, or when members await a retry.
+ */
+export const campaignBatchHandler = <R>(
+  send: (message: CampaignBatchMessage) => Effect.Effect<BatchOutcome, StoreUnavailable, R>
+) =>
+(delivery: Delivery) =>
+  Effect.gen(function*() {
+    const message = decode(delivery.body)
+    if (Either.isLeft(message)) {
+      yield* Effect.logError("a campaign queue message that cannot be read goes to the dead letters").pipe(
+        Effect.annotateLogs({ queue: delivery.queue, messageId: delivery.id })
+      )
+      yield* keepDeadLetter(delivery)
+      return Decisions.Ack() as Decision
+    }
+    const outcome = yield* send(message.right)
+    switch (outcome._tag) {
+      case "Sent":
+        return outcome.retry === 0
+          ? Decisions.Ack() as Decision
+          : Decisions.Retry({ delay: yield* retryDelay(outcome.attempts) }) as Decision
+      case "InProgress":
+        return yield* retryNoLaterThan(delivery.attempts, outcome.until, yield* Clock.currentTimeMillis)
+      default:
+        return Decisions.Ack() as Decision
+    }
+  }).pipe(
+    Effect.catchAllCause((cause) =>
+      Effect.zipRight(
+        Effect.logWarning("a campaign batch delivery failed; it will be delivered again", cause),
+        Effect.map(retryDelay(delivery.attempts), (delay) => Decisions.Retry({ delay }) as Decision)
+      )
+    )
+  )

@@ -1,0 +1,260 @@
+import { Cause, Clock, Data, Duration, Effect, Exit, identity, Option } from "effect"
+import type { CampaignBatchMessage, CampaignState, CampaignTemplate } from "../domain/campaign.js"
+import type { OutgoingEmail, SendReceipt } from "../domain/email.js"
+import { type MailerError, retryAfterOf, type StoreUnavailable, Unknown } from "../errors.js"
+import { Metrics } from "../observability/metrics.js"
+import { step } from "../observability/spans.js"
+import { makeAlert, raiseAlert } from "../pipeline/alerts.js"
+import { type BatchMember, CampaignStore, type MemberResult } from "../services/campaign-store.js"
+import { Mailer, type MailerShape } from "../services/mailer.js"
+import { RetryPolicy, type RetryPolicyShape } from "../services/retry-policy.js"
+import { campaignBatchKey, campaignRecipientKey } from "./keys.js"
+import { CampaignOptions, defaultCampaignOptions } from "./options.js"
+import { renderCampaignEmail } from "./render.js"
+
+/** What one delivery of a batch message did. */
+export type BatchOutcome = Data.TaggedEnum<{
+  /** This delivery held the batch and recorded every member's result. */
+  Sent: { readonly sent: number; readonly failed: number; readonly retry: number; readonly attempts: number }
+  /** A redelivery: every member was already sent or failed; nothing was sent. */
+  Done: { readonly members: number }
+  /** Another delivery holds the batch until `until`. */
+  InProgress: { readonly until: number }
+  NotRunning: { readonly state: CampaignState }
+  NotFound: {}
+  /** The slot was never used and nobody is left to reserve. */
+  Empty: {}
+  /** Sent, but the batch's lease had been taken over: the new holder records it (under the same key). */
+  LeaseLost: {}
+}>
+export const BatchOutcome = Data.taggedEnum<BatchOutcome>()
+
+const describe = (error: MailerError) => error.message
+
+/** The in-request retry of `Transient` errors, as for orders (a `retry-after` over the limit is left to the queue). */
+const retried = <A>(policy: RetryPolicyShape, mailer: MailerShape, send: Effect.Effect<A, MailerError>) =>
+  send.pipe(
+    Effect.retry({
+      schedule: policy.inRequest,
+      while: (error) => error._tag === "Transient" && Duration.lessThanOrEqualTo(retryAfterOf(error), policy.maxInRequestWait)
+    }),
+    mailer.callTimeout === undefined
+      ? Effect.timeoutFail({
+        duration: policy.sendTimeout,
+        onTimeout: () => new Unknown({ mailer: mailer.name, detail: "no answer before the send timeout" })
+      })
+      : identity
+  )
+
+const retry = (member: BatchMember, error: MailerError, solo: boolean): MemberResult => ({
+  seq: member.seq,
+  outcome: "retry",
+  error: describe(error),
+  uncertain: error._tag === "Unknown",
+  solo
+})
+
+const sendEach = (
+  campaignId: string,
+  members: ReadonlyArray<BatchMember>,
+  emails: ReadonlyArray<OutgoingEmail>,
+  context: { readonly mailer: MailerShape; readonly policy: RetryPolicyShape; readonly concurrency: number }
+) =>
+  Effect.forEach(members, (member, i) =>
+    retried(context.policy, context.mailer, context.mailer.send(emails[i]!, { idempotencyKey: campaignRecipientKey(campaignId, member.email) }))
+      .pipe(
+        Effect.match({
+          onSuccess: (receipt): MemberResult => ({ seq: member.seq, outcome: "sent", messageId: receipt.messageId }),
+          onFailure: (error): MemberResult =>
+            error._tag === "Rejected"
+              ? { seq: member.seq, outcome: "failed", error: describe(error) }
+              : retry(member, error, true)
+        })
+      ), { concurrency: context.concurrency })
+
+/**
+ * Sends a leased batch: through `sendBatch` under the batch's key when the
+ * mailer has it, else (or once a batch send was rejected) one recipient at a
+ * time under per-recipient keys. Never fails: every member gets a result.
+ */
+const sendMembers = (
+  message: CampaignBatchMessage,
+  template: CampaignTemplate,
+  members: ReadonlyArray<BatchMember>,
+  context: { readonly mailer: MailerShape; readonly policy: RetryPolicyShape; readonly concurrency: number }
+) =>
+  Effect.gen(function*() {
+    const { mailer, policy } = context
+    const emails = members.map((member) => renderCampaignEmail(template, member))
+    const sendBatch = mailer.sendBatch
+    if (sendBatch === undefined || members.some((member) => member.solo)) {
+      return yield* sendEach(message.campaignId, members, emails, context)
+    }
+    const batch = yield* Effect.either(
+      retried(policy, mailer, sendBatch(emails, { idempotencyKey: campaignBatchKey(message.campaignId, message.batch) }))
+    )
+    if (batch._tag === "Right") {
+      const receipts: ReadonlyArray<SendReceipt> = batch.right
+      return members.map((member, i): MemberResult => ({ seq: member.seq, outcome: "sent", messageId: receipts[i]?.messageId }))
+    }
+    // A rejected batch sent nothing (Resend validates a batch whole): one by one, the bad address fails alone.
+    if (batch.left._tag === "Rejected") {
+      yield* Effect.logWarning("a campaign batch was rejected; sending it one recipient at a time", batch.left)
+      return yield* sendEach(message.campaignId, members, emails, context)
+    }
+    return members.map((member) => retry(member, batch.left, false))
+  }).pipe(step("campaign.send", { campaignId: message.campaignId, batch: message.batch, size: members.length }))
+
+/** At the cap a retry becomes a failure. */
+const capped = (members: ReadonlyArray<BatchMember>, results: ReadonlyArray<MemberResult>, maxAttempts: number) => {
+  const attempts = new Map(members.map((m) => [m.seq, m.attempts]))
+  return results.map((result): MemberResult =>
+    result.outcome === "retry" && (attempts.get(result.seq) ?? 0) + 1 >= maxAttempts
+      ? { ...result, outcome: "failed", error: `gave up after ${maxAttempts} attempts: ${result.error ?? ""}` }
+      : result
+  )
+}
+
+const alertsFor = (
+  message: CampaignBatchMessage,
+  members: ReadonlyArray<BatchMember>,
+  results: ReadonlyArray<MemberResult>,
+  context: { readonly mailer: MailerShape; readonly capped: number; readonly maxAttempts: number }
+) =>
+  Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    const { batch, campaignId } = message
+    const failed = results.filter((r) => r.outcome === "failed")
+    if (context.capped > 0) {
+      yield* raiseAlert(makeAlert({
+        id: `capped:campaign:${campaignId}:${batch}`,
+        kind: "capped",
+        orderKey: null,
+        message: `campaign ${campaignId}, batch ${batch}: ${context.capped} recipient(s) reached the cap of ` +
+          `${context.maxAttempts} attempts and will not get the email; last error: ${failed[0]?.error ?? "unknown"}`
+      }, now))
+    } else if (failed.length > 0) {
+      yield* raiseAlert(makeAlert({
+        id: `failed:campaign:${campaignId}:${batch}`,
+        kind: "failed",
+        orderKey: null,
+        message: `campaign ${campaignId}, batch ${batch}: ${failed.length} recipient(s) will not get the email; ` +
+          `first error: ${failed[0]!.error ?? "unknown"}`
+      }, now))
+    }
+    const uncertain = new Set(members.filter((m) => m.uncertain).map((m) => m.seq))
+    const doubtful = results.filter((r) => r.outcome === "sent" && uncertain.has(r.seq)).length
+    if (doubtful > 0 && !context.mailer.honoursIdempotencyKeys) {
+      yield* Metrics.possibleDuplicate
+      yield* raiseAlert(makeAlert({
+        id: `possible_duplicate:campaign:${campaignId}:${batch}`,
+        kind: "possible_duplicate",
+        orderKey: null,
+        message: `campaign ${campaignId}, batch ${batch}: ${doubtful} recipient(s) were sent after an uncertain attempt ` +
+          `by a mailer that ignores idempotency keys: they may have two emails`
+      }, now))
+    }
+  })
+
+const notePrevented = (campaignId: string, members: number) =>
+  Effect.gen(function*() {
+    const store = yield* CampaignStore
+    const options = Option.getOrElse(yield* Effect.serviceOption(CampaignOptions), () => defaultCampaignOptions)
+    const total = yield* store.notePrevented(campaignId, members)
+    yield* Metrics.campaignDuplicatesPrevented(members)
+    if (total >= options.duplicatesAlertThreshold) {
+      const now = yield* Clock.currentTimeMillis
+      const day = new Date(now).toISOString().slice(0, 10)
+      yield* raiseAlert(makeAlert({
+        id: `duplicates_spike:campaign:${campaignId}:${day}`,
+        kind: "duplicates_spike",
+        orderKey: null,
+        message: `campaign ${campaignId}: ${total} recipient(s) of redelivered batches were stopped from getting the email twice; ` +
+          "the queue is redelivering batches (consumers timing out before they acknowledge?)"
+      }, now))
+    }
+  })
+
+/**
+ * One delivery of a batch message: lease the batch (reserving it on first
+ * sight), send it, record each member's result under the lease token. Two
+ * statements on the happy path. A batch whose lease expired (its sender died
+ * or timed out) is sent again under the same key, never skipped.
+ */
+export const sendCampaignBatch = (
+  message: CampaignBatchMessage,
+  templateOf: (campaignId: string) => Effect.Effect<Option.Option<CampaignTemplate>, StoreUnavailable>
+) =>
+  Effect.gen(function*() {
+    const store = yield* CampaignStore
+    const mailer = yield* Mailer
+    const policy = yield* RetryPolicy
+    const options = Option.getOrElse(yield* Effect.serviceOption(CampaignOptions), () => defaultCampaignOptions)
+    const now = yield* Clock.currentTimeMillis
+    const token = crypto.randomUUID()
+    const { batch, campaignId } = message
+    const reservation = yield* store.reserve(campaignId, batch, {
+      size: options.batchSize,
+      token,
+      now,
+      until: now + Duration.toMillis(policy.leaseFor)
+    })
+    switch (reservation._tag) {
+      case "Done":
+        yield* notePrevented(campaignId, reservation.members)
+        return BatchOutcome.Done({ members: reservation.members })
+      case "InProgress":
+        return BatchOutcome.InProgress({ until: reservation.until })
+      case "NotRunning":
+        return BatchOutcome.NotRunning({ state: reservation.state })
+      case "NotFound":
+        return BatchOutcome.NotFound()
+      case "Empty":
+        return BatchOutcome.Empty()
+    }
+    const members = [...reservation.members].sort((a, b) => a.seq - b.seq)
+    const template = yield* templateOf(campaignId)
+    if (Option.isNone(template)) return yield* Effect.dieMessage(`campaign ${campaignId} has rows but no template`)
+    const context = { mailer, policy, concurrency: options.perRecipientConcurrency }
+
+    // Sending may be interrupted; recording what happened under the lease may not.
+    return yield* Effect.uninterruptibleMask((restore) =>
+      Effect.gen(function*() {
+        const exit = yield* Effect.exit(restore(sendMembers(message, template.value, members, context)))
+        const attempted = Exit.isSuccess(exit) ? exit.value : members.map((member) =>
+          retry(member, new Unknown({ mailer: mailer.name, detail: Cause.isInterruptedOnly(exit.cause) ? "interrupted" : "died" }), false)
+        )
+        const results = capped(members, attempted, policy.maxAttempts)
+        const written = yield* store.record(campaignId, batch, token, results, yield* Clock.currentTimeMillis).pipe(
+          Effect.tapError((error) => Effect.logError("a campaign batch was sent but its results could not be recorded", error))
+        )
+        const count = (outcome: MemberResult["outcome"]) => results.filter((r) => r.outcome === outcome).length
+        yield* Metrics.campaignRecipients("sent", count("sent"))
+        yield* Metrics.campaignRecipients("failed", count("failed"))
+        yield* Metrics.campaignRecipients("retry", count("retry"))
+        if (written === 0) {
+          yield* Metrics.leaseLost
+          yield* Effect.logWarning("a campaign batch finished after its lease was taken over").pipe(
+            Effect.annotateLogs({ campaignId, batch })
+          )
+          return BatchOutcome.LeaseLost()
+        }
+        const cappedCount = results.filter((r, i) => r.outcome === "failed" && attempted[i]?.outcome === "retry").length
+        yield* alertsFor(message, members, results, { mailer, capped: cappedCount, maxAttempts: policy.maxAttempts })
+        return BatchOutcome.Sent({
+          sent: count("sent"),
+          failed: count("failed"),
+          retry: count("retry"),
+          attempts: Math.max(1, ...members.map((m) => m.attempts + 1))
+        })
+      })
+    )
+  }).pipe(
+    Effect.tap((outcome) => Metrics.campaignBatch(outcomeName(outcome))),
+    step("campaign.batch", { campaignId: message.campaignId, batch: message.batch })
+  )
+
+const outcomeName = (outcome: BatchOutcome) =>
+  outcome._tag === "Sent"
+    ? (outcome.retry > 0 ? "retry" : "sent")
+    : outcome._tag.replace(/[A-Z]/g, (c, i: number) => (i === 0 ? c.toLowerCase() : `_${c.toLowerCase()}`))

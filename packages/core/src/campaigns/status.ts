@@ -1,0 +1,39 @@
+import { Effect, Option } from "effect"
+import { CampaignStatus } from "../domain/campaign.js"
+import { Metrics } from "../observability/metrics.js"
+import { CampaignStore } from "../services/campaign-store.js"
+import { CampaignNotFound } from "./errors.js"
+
+/**
+ * A campaign's ledger at a glance. Every figure is counted from the rows, so
+ * `total = sent + failed + remaining + reserved` always holds. The counters are
+ * also set as gauges (`hookgate_campaign_recipients{campaign,counter}`).
+ */
+export const campaignStatus = (campaignId: string) =>
+  Effect.gen(function*() {
+    const store = yield* CampaignStore
+    const row = yield* store.get(campaignId)
+    if (Option.isNone(row)) return yield* new CampaignNotFound({ campaignId })
+    const counts = yield* store.counts(campaignId)
+    const total = counts.queued + counts.reserved + counts.sent + counts.failed
+    const finished = counts.queued === 0 && counts.reserved === 0
+    const status = new CampaignStatus({
+      id: campaignId,
+      state: row.value.state === "running" && finished ? "completed" : row.value.state,
+      total,
+      sent: counts.sent,
+      reserved: counts.reserved,
+      failed: counts.failed,
+      remaining: counts.queued,
+      duplicatesPrevented: row.value.duplicatesPrevented
+    })
+    yield* Metrics.campaignStatus(campaignId, {
+      total,
+      sent: status.sent,
+      reserved: status.reserved,
+      failed: status.failed,
+      remaining: status.remaining,
+      duplicates_prevented: status.duplicatesPrevented
+    })
+    return status
+  })

@@ -1,0 +1,144 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, type Layer, Option, Stream } from "effect"
+import { createCampaign } from "../campaigns/create.js"
+import { campaignStatus } from "../campaigns/status.js"
+import { CampaignTemplate, type Recipient } from "../domain/campaign.js"
+import { type BatchMember, CampaignStore, type MemberResult } from "../services/campaign-store.js"
+import type { LedgerServices } from "./ledger-services.js"
+
+export const TEMPLATE = new CampaignTemplate({
+  from: "Shop <news@shop.example>",
+  subject: "Hello {{name}}",
+  text: "Dear {{name}}, this is for {{email}}."
+})
+
+/** `count` recipients `<prefix><i>@example.com` with a name each. */
+export const recipients = (count: number, prefix = "r"): ReadonlyArray<Recipient> =>
+  Array.from({ length: count }, (_, i) => ({ email: `${prefix}${i}@example.com`, vars: { name: `Reader ${i}` } }))
+
+/** Creates a campaign and moves it to running without dispatching anything. */
+export const runningCampaign = (id: string, list: ReadonlyArray<Recipient | string>) =>
+  Effect.gen(function*() {
+    const store = yield* CampaignStore
+    yield* createCampaign({ id, template: TEMPLATE, recipients: Stream.fromIterable(list) })
+    yield* store.transition(id, { from: ["draft"], to: "running", now: 0 })
+  })
+
+const T0 = 1_700_000_000_000
+const LEASE = 60_000
+
+/**
+ * The campaign ledger's contract, for every store: one row per (campaign,
+ * recipient), batches whose membership is fixed when reserved, leased like
+ * orders. Each test gets a fresh store from `makeLayer`.
+ */
+export const campaignStoreConformance = (name: string, makeLayer: () => Layer.Layer<LedgerServices, unknown>) =>
+  describe(`campaign ledger conformance: ${name}`, () => {
+    const test = (title: string, body: Effect.Effect<void, unknown, LedgerServices>) =>
+      it.effect(title, () => Effect.provide(body, makeLayer()))
+    const reserve = (id: string, batch: number, now: number, token = `t-${batch}-${now}`) =>
+      Effect.flatMap(CampaignStore, (s) => s.reserve(id, batch, { size: 100, token, now, until: now + LEASE }))
+    const leased = (id: string, batch: number, now: number, token = `t-${batch}-${now}`) =>
+      Effect.flatMap(reserve(id, batch, now, token), (r) =>
+        r._tag === "Leased" ? Effect.succeed(r.members) : Effect.dieMessage(`expected Leased, got ${r._tag}`))
+    const sentAll = (members: ReadonlyArray<BatchMember>): ReadonlyArray<MemberResult> =>
+      members.map((m) => ({ seq: m.seq, outcome: "sent", messageId: `msg-${m.seq}` }))
+
+    test("create streams recipients in: one row per email (case-insensitive), and status adds up", Effect.gen(function*() {
+      const list = [...recipients(250), "R3@EXAMPLE.com", { email: " r7@example.com " }, "new@example.com"]
+      const status = yield* createCampaign({ id: "c1", template: TEMPLATE, recipients: Stream.fromIterable(list) })
+      expect(status).toMatchObject({ id: "c1", state: "draft", total: 251, remaining: 251, sent: 0, reserved: 0, failed: 0 })
+      const store = yield* CampaignStore
+      const row = Option.getOrThrow(yield* store.get("c1"))
+      expect(row).toMatchObject({ total: 251, batchSize: 100, batches: 3, state: "draft" })
+      expect(row.template).toEqual(TEMPLATE)
+    }))
+
+    test("creating again while a draft adds what is missing; another template or a started campaign is refused", Effect.gen(function*() {
+      const store = yield* CampaignStore
+      yield* createCampaign({ id: "c1", template: TEMPLATE, recipients: Stream.fromIterable(recipients(120)) })
+      const again = yield* createCampaign({ id: "c1", template: TEMPLATE, recipients: Stream.fromIterable(recipients(180)) })
+      expect(again.total).toBe(180)
+      const other = new CampaignTemplate({ ...TEMPLATE, subject: "Something else" })
+      const refused = yield* Effect.flip(createCampaign({ id: "c1", template: other, recipients: Stream.empty }))
+      expect(refused._tag).toBe("CampaignExists")
+      yield* store.transition("c1", { from: ["draft"], to: "running", now: T0 })
+      const late = yield* Effect.flip(createCampaign({ id: "c1", template: TEMPLATE, recipients: Stream.fromIterable(recipients(200)) }))
+      expect(late._tag).toBe("CampaignExists")
+      expect((yield* campaignStatus("c1")).total).toBe(180)
+      const invalid = yield* Effect.flip(createCampaign({ id: "c2", template: TEMPLATE, recipients: Stream.fromIterable(["a@x.example", "not an email"]) }))
+      expect(invalid).toMatchObject({ _tag: "InvalidRecipient", position: 1 })
+    }))
+
+    test("reserve fixes a batch: the next 100 queued in order, leased; a fresh lease is InProgress; a used slot takes no one new", Effect.gen(function*() {
+      yield* runningCampaign("c1", recipients(250))
+      const first = yield* leased("c1", 1, T0)
+      expect(first.map((m) => m.seq)).toEqual(Array.from({ length: 100 }, (_, i) => i))
+      expect(first[0]).toMatchObject({ email: "r0@example.com", vars: { name: "Reader 0" }, attempts: 0, uncertain: false, solo: false })
+      expect(yield* reserve("c1", 1, T0 + 1)).toEqual({ _tag: "InProgress", until: T0 + LEASE })
+      const third = yield* leased("c1", 3, T0 + 2)
+      expect(third.map((m) => m.seq)).toEqual(Array.from({ length: 100 }, (_, i) => 100 + i))
+      const second = yield* leased("c1", 2, T0 + 3)
+      expect(second.map((m) => m.seq)).toEqual(Array.from({ length: 50 }, (_, i) => 200 + i))
+      expect(yield* reserve("c1", 4, T0 + 4)).toEqual({ _tag: "Empty" })
+      expect(yield* campaignStatus("c1")).toMatchObject({ total: 250, reserved: 250, remaining: 0 })
+    }))
+
+    test("record under the token: sent and failed are final, retry frees the row; a stale token writes nothing", Effect.gen(function*() {
+      const store = yield* CampaignStore
+      yield* runningCampaign("c1", recipients(100))
+      const members = yield* leased("c1", 1, T0, "tok")
+      expect(yield* store.record("c1", 1, "stale", sentAll(members), T0 + 1)).toBe(0)
+      const results: Array<MemberResult> = members.map((m) =>
+        m.seq < 90
+          ? { seq: m.seq, outcome: "sent", messageId: `msg-${m.seq}` }
+          : m.seq < 95
+          ? { seq: m.seq, outcome: "failed", error: "invalid recipient" }
+          : { seq: m.seq, outcome: "retry", error: "timeout", uncertain: true, solo: true }
+      )
+      expect(yield* store.record("c1", 1, "tok", results, T0 + 1)).toBe(100)
+      expect(yield* store.record("c1", 1, "tok", results, T0 + 2)).toBe(0)
+      expect(yield* campaignStatus("c1")).toMatchObject({ total: 100, sent: 90, failed: 5, reserved: 5, remaining: 0 })
+      // The retry rows are leased again at once (their lease was freed), with what was recorded.
+      const again = yield* leased("c1", 1, T0 + 3, "tok-2")
+      expect(again.map((m) => [m.seq, m.attempts, m.uncertain, m.solo])).toEqual(
+        [95, 96, 97, 98, 99].map((seq) => [seq, 1, true, true])
+      )
+      yield* store.record("c1", 1, "tok-2", sentAll(again), T0 + 4)
+      expect(yield* reserve("c1", 1, T0 + 5)).toEqual({ _tag: "Done", members: 100 })
+      expect(yield* campaignStatus("c1")).toMatchObject({ state: "completed", sent: 95, failed: 5, reserved: 0 })
+    }))
+
+    test("an expired lease is taken over: the same members, marked uncertain, and the late holder writes nothing", Effect.gen(function*() {
+      const store = yield* CampaignStore
+      yield* runningCampaign("c1", recipients(150))
+      const first = yield* leased("c1", 1, T0, "dead")
+      const second = yield* leased("c1", 1, T0 + LEASE, "alive")
+      expect(second.map((m) => m.seq)).toEqual(first.map((m) => m.seq))
+      expect(second.every((m) => m.uncertain)).toBe(true)
+      expect(yield* store.record("c1", 1, "dead", sentAll(first), T0 + LEASE + 1)).toBe(0)
+      expect(yield* store.record("c1", 1, "alive", sentAll(second), T0 + LEASE + 1)).toBe(100)
+    }))
+
+    test("nothing is leased while paused; the open batches are the unsent and the never used", Effect.gen(function*() {
+      const store = yield* CampaignStore
+      yield* runningCampaign("c1", recipients(350))
+      const one = yield* leased("c1", 1, T0, "a")
+      yield* store.record("c1", 1, "a", sentAll(one), T0)
+      yield* leased("c1", 2, T0, "b")
+      yield* store.transition("c1", { from: ["running"], to: "paused", now: T0 })
+      expect(yield* reserve("c1", 3, T0 + 1)).toEqual({ _tag: "NotRunning", state: "paused" })
+      expect(yield* reserve("c1", 2, T0 + 2 * LEASE)).toEqual({ _tag: "NotRunning", state: "paused" })
+      expect(yield* store.openBatches("c1")).toEqual([2, 3, 4])
+      expect(yield* campaignStatus("c1")).toMatchObject({ state: "paused", sent: 100, reserved: 100, remaining: 150 })
+      expect(yield* reserve("nope", 1, T0)).toEqual({ _tag: "NotFound" })
+    }))
+
+    test("prevented duplicates add up on the campaign", Effect.gen(function*() {
+      const store = yield* CampaignStore
+      yield* runningCampaign("c1", recipients(10))
+      expect(yield* store.notePrevented("c1", 10)).toBe(10)
+      expect(yield* store.notePrevented("c1", 7)).toBe(17)
+      expect((yield* campaignStatus("c1")).duplicatesPrevented).toBe(17)
+    }))
+  })

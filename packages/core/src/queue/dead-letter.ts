@@ -1,0 +1,68 @@
+import { Clock, Effect } from "effect"
+import { DeadLetter } from "../domain/message.js"
+import { Metrics } from "../observability/metrics.js"
+import { step } from "../observability/spans.js"
+import { makeAlert, raiseAlert } from "../pipeline/alerts.js"
+import { DeadLetterStore } from "../services/dead-letters.js"
+import { type Decision, Decision as Decisions, type Delivery, retryDelay } from "./delivery.js"
+
+export interface DeadLetterOptions {
+  /**
+   * Alert once the queue holds at least this many dead letters (default 1: a
+   * dead letter is work that was not done). At most one alert per queue and day.
+   */
+  readonly alertThreshold?: number
+}
+
+const bodyText = (body: unknown): string => {
+  if (typeof body === "string") return body
+  try {
+    return JSON.stringify(body) ?? String(body)
+  } catch {
+    return String(body)
+  }
+}
+
+/** Stores a message a queue gave up on; alerts the owner when the queue's count reaches the threshold. */
+export const keepDeadLetter = (delivery: Delivery, options: DeadLetterOptions = {}) =>
+  Effect.gen(function*() {
+    const store = yield* DeadLetterStore
+    const now = yield* Clock.currentTimeMillis
+    const count = yield* store.put(
+      new DeadLetter({
+        queue: delivery.queue,
+        messageId: delivery.id,
+        body: bodyText(delivery.body),
+        attempts: delivery.attempts,
+        receivedAt: now
+      })
+    )
+    yield* Metrics.deadLetter(delivery.queue)
+    const threshold = options.alertThreshold ?? 1
+    if (count >= threshold) {
+      const day = new Date(now).toISOString().slice(0, 10)
+      yield* raiseAlert(makeAlert({
+        id: `dead_letter:${delivery.queue}:${day}`,
+        kind: "dead_letter",
+        orderKey: null,
+        message: `queue ${delivery.queue} holds ${count} dead letter(s) (threshold ${threshold}): ` +
+          `their work was not done; the latest is message ${delivery.id}`
+      }, now))
+    }
+    return count
+  }).pipe(step("dead_letter", { queue: delivery.queue }))
+
+/**
+ * The consumer of a dead-letter queue: keeps each message and acknowledges it
+ * once stored; retries it when the store cannot take it.
+ */
+export const deadLetterHandler = (options: DeadLetterOptions = {}) => (delivery: Delivery) =>
+  keepDeadLetter(delivery, options).pipe(
+    Effect.as(Decisions.Ack() as Decision),
+    Effect.catchAll((error) =>
+      Effect.zipRight(
+        Effect.logError("a dead letter could not be stored", error),
+        Effect.map(retryDelay(delivery.attempts), (delay) => Decisions.Retry({ delay }))
+      )
+    )
+  )

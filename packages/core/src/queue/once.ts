@@ -1,0 +1,130 @@
+import { Cause, Clock, Data, Duration, Effect, Exit, Option, Schema } from "effect"
+import { Metrics } from "../observability/metrics.js"
+import { step } from "../observability/spans.js"
+import type { StoreUnavailable } from "../errors.js"
+import { MessageLedger } from "../services/message-ledger.js"
+import { RetryPolicy } from "../services/retry-policy.js"
+
+/** What `once` did with one delivery. */
+export type OnceResult<A> = Data.TaggedEnum<{
+  /** This delivery ran the effect and recorded it complete. */
+  Ran: { readonly value: A }
+  /** The effect had already run: nothing was done (acknowledge the message). */
+  AlreadyDone: { readonly completedAt: number }
+  /** Another delivery is running it under a lease until `until` (retry later). */
+  InProgress: { readonly until: number }
+}>
+interface OnceResultDefinition extends Data.TaggedEnum.WithGenerics<1> {
+  readonly taggedEnum: OnceResult<this["A"]>
+}
+export const OnceResult = Data.taggedEnum<OnceResultDefinition>()
+
+/** The effect outlived its time inside the lease; its lease is released and the message retried. */
+export class OnceTimeout extends Schema.TaggedError<OnceTimeout>()("OnceTimeout", {
+  messageKey: Schema.String,
+  timeoutMillis: Schema.Number
+}) {
+  override get message() {
+    return `message ${this.messageKey}: the effect did not finish within ${this.timeoutMillis} ms`
+  }
+}
+
+export interface OnceOptions {
+  /** How long one delivery holds the message (default: `RetryPolicy.leaseFor`, 5 minutes). */
+  readonly leaseFor?: Duration.DurationInput
+  /**
+   * The effect is interrupted after this long (default: half the lease), so it
+   * cannot still be running when its lease expires and another delivery takes it.
+   */
+  readonly timeout?: Duration.DurationInput
+}
+
+const times = (options: OnceOptions) =>
+  Effect.map(Effect.serviceOption(RetryPolicy), (policy) => {
+    const leaseFor = Duration.decode(
+      options.leaseFor ?? Option.match(policy, { onNone: () => Duration.minutes(5), onSome: (p) => p.leaseFor })
+    )
+    const timeout = options.timeout === undefined ? Duration.times(leaseFor, 0.5) : Duration.decode(options.timeout)
+    return { leaseFor: Duration.toMillis(leaseFor), timeout }
+  })
+
+const describe = (cause: unknown): string => {
+  if (cause instanceof Error) return cause.message
+  try {
+    return JSON.stringify(cause) ?? String(cause)
+  } catch {
+    return String(cause)
+  }
+}
+
+/**
+ * Runs `effect` once per `messageKey`, whatever the number of deliveries:
+ * the lease-and-complete protocol of orders, keyed by the message key.
+ *
+ * - A delivery after the effect was recorded complete answers `AlreadyDone`
+ *   without running it.
+ * - Concurrent deliveries race for one lease; the others answer `InProgress`.
+ * - A failing effect releases its lease (counting the attempt) and fails: the
+ *   key stays pending, so the next delivery runs it again. Nothing is lost, unlike
+ *   "insert the id, then do the work", which loses the work when it fails after the insert.
+ *
+ * The one remaining window: the effect succeeded but its completion could not
+ * be written. The lease then expires and a later delivery runs the effect again.
+ */
+export const once = <A, E, R>(messageKey: string, effect: Effect.Effect<A, E, R>, options: OnceOptions = {}) =>
+  Effect.gen(function*() {
+    const ledger = yield* MessageLedger
+    const { leaseFor, timeout } = yield* times(options)
+    const now = yield* Clock.currentTimeMillis
+    const acquired = yield* ledger.acquire(messageKey, { now, until: now + leaseFor })
+    if (acquired._tag === "Completed") {
+      yield* Metrics.message("duplicate")
+      return OnceResult.AlreadyDone({ completedAt: acquired.completedAt }) as OnceResult<A>
+    }
+    if (acquired._tag === "InProgress") {
+      yield* Metrics.message("in_progress")
+      return OnceResult.InProgress({ until: acquired.until }) as OnceResult<A>
+    }
+    const token = acquired.token
+    const bounded = Effect.timeoutFail(effect, {
+      duration: timeout,
+      onTimeout: () => new OnceTimeout({ messageKey, timeoutMillis: Duration.toMillis(timeout) })
+    })
+    // The effect may be interrupted; recording its end under the lease may not.
+    return yield* Effect.uninterruptibleMask((restore) =>
+      Effect.flatMap(Effect.exit(restore(bounded)), (exit): Effect.Effect<OnceResult<A>, E | OnceTimeout | StoreUnavailable, MessageLedger> =>
+        Exit.isSuccess(exit)
+          ? Effect.as(recordComplete(messageKey, token), OnceResult.Ran({ value: exit.value }) as OnceResult<A>)
+          : Effect.zipRight(recordFailure(messageKey, token, exit), Effect.failCause(exit.cause)))
+    )
+  }).pipe(step("once", { messageKey }))
+
+const recordComplete = (key: string, token: string) =>
+  Effect.gen(function*() {
+    const ledger = yield* MessageLedger
+    const completed = yield* ledger.complete(key, token, { now: yield* Clock.currentTimeMillis }).pipe(
+      // The effect ran but is not marked: the lease expires and a later delivery runs it again.
+      Effect.tapError((error) => Effect.logError("the effect ran but its completion could not be recorded", error)),
+      Effect.tapError(() => Metrics.message("unrecorded"))
+    )
+    yield* Metrics.message("ran")
+    if (!completed) {
+      yield* Metrics.leaseLost
+      yield* Effect.logWarning("a message's effect finished after its lease was taken over").pipe(
+        Effect.annotateLogs({ messageKey: key })
+      )
+    }
+  })
+
+const recordFailure = <A, E>(key: string, token: string, exit: Exit.Failure<A, E>) =>
+  Effect.gen(function*() {
+    const ledger = yield* MessageLedger
+    yield* Metrics.message("failed")
+    const error = Option.match(Cause.failureOption(exit.cause), {
+      onNone: () => Cause.isInterruptedOnly(exit.cause) ? "interrupted" : "died: " + Cause.pretty(exit.cause).slice(0, 500),
+      onSome: describe
+    })
+    yield* ledger.release(key, token, { now: yield* Clock.currentTimeMillis, error }).pipe(
+      Effect.catchAll((cause) => Effect.logError("a failed run's lease could not be released (it expires on its own)", cause))
+    )
+  })

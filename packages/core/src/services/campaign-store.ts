@@ -1,0 +1,130 @@
+import { Context, type Effect, type Option } from "effect"
+import type { CampaignState, CampaignTemplate, Recipient } from "../domain/campaign.js"
+import type { StoreUnavailable } from "../errors.js"
+
+/** A campaign's own row (its recipients are ledger rows of their own). */
+export interface CampaignRow {
+  readonly id: string
+  readonly template: CampaignTemplate
+  readonly state: CampaignState
+  /** Recipients in the ledger (set when creation finishes). */
+  readonly total: number
+  readonly batchSize: number
+  /** Batch slots, numbered from 1: `ceil(total / batchSize)`, fixed when creation finishes. */
+  readonly batches: number
+  readonly duplicatesPrevented: number
+  readonly createdAt: number
+  readonly updatedAt: number
+}
+
+/** The ledger rows as counted by status. */
+export interface LedgerCounts {
+  readonly queued: number
+  readonly reserved: number
+  readonly sent: number
+  readonly failed: number
+}
+
+/** A recipient of a leased batch, as the ledger holds it. */
+export interface BatchMember {
+  readonly seq: number
+  readonly email: string
+  readonly vars: Readonly<Record<string, string>> | undefined
+  /** Failed attempts recorded for this recipient so far. */
+  readonly attempts: number
+  /** A lease on this row expired unreleased, or an attempt ended `Unknown`: it may already be out. */
+  readonly uncertain: boolean
+  /**
+   * An earlier attempt sent this batch one recipient at a time (its batch send was
+   * rejected): it goes on that way, since the batch key now covers other members.
+   */
+  readonly solo: boolean
+}
+
+/** What a delivery of a batch message found when it tried to lease the batch. */
+export type BatchReservation =
+  /** Leased to this delivery: the members (in `seq` order) are fixed for every retry of the batch. */
+  | { readonly _tag: "Leased"; readonly members: ReadonlyArray<BatchMember> }
+  /** No such campaign. */
+  | { readonly _tag: "NotFound" }
+  /** The campaign is not running: no batch is leased until it is resumed. */
+  | { readonly _tag: "NotRunning"; readonly state: CampaignState }
+  /** Every member of the batch is already sent or failed: a redelivery. */
+  | { readonly _tag: "Done"; readonly members: number }
+  /** Another delivery holds a fresh lease on the batch until `until`. */
+  | { readonly _tag: "InProgress"; readonly until: number }
+  /** The slot was never reserved and no recipient is left to reserve. */
+  | { readonly _tag: "Empty" }
+
+/** The result of sending to one member, recorded with the batch's token. */
+export interface MemberResult {
+  readonly seq: number
+  readonly outcome: "sent" | "failed" | "retry"
+  readonly messageId?: string | undefined
+  readonly error?: string | undefined
+  /** A retry after an `Unknown` answer: the email may be out. */
+  readonly uncertain?: boolean | undefined
+  /** Sent one recipient at a time: later attempts go on that way. */
+  readonly solo?: boolean | undefined
+}
+
+/**
+ * The campaign ledger: one row per (campaign, recipient), reserved into
+ * batches of at most `batchSize` whose membership never changes afterwards.
+ * A batch is leased like an order: its rows carry the lease token, and every
+ * write of a result is guarded by it.
+ */
+export interface CampaignStoreShape {
+  /** Creates the campaign as a draft, or answers the existing row. */
+  readonly create: (
+    campaign: { readonly id: string; readonly template: CampaignTemplate; readonly batchSize: number; readonly now: number }
+  ) => Effect.Effect<{ readonly created: boolean; readonly campaign: CampaignRow }, StoreUnavailable>
+  /**
+   * Adds recipients to a draft campaign from `firstSeq` on, skipping any
+   * already in the ledger (the same email, or the same position on a re-run).
+   */
+  readonly addRecipients: (
+    campaignId: string,
+    firstSeq: number,
+    recipients: ReadonlyArray<Recipient>
+  ) => Effect.Effect<void, StoreUnavailable>
+  /** Counts the ledger into `total` and fixes the batch slots. */
+  readonly seal: (campaignId: string, now: number) => Effect.Effect<Option.Option<CampaignRow>, StoreUnavailable>
+  readonly get: (campaignId: string) => Effect.Effect<Option.Option<CampaignRow>, StoreUnavailable>
+  readonly list: (options: { readonly limit: number }) => Effect.Effect<ReadonlyArray<CampaignRow>, StoreUnavailable>
+  /** Moves the campaign from one of `from` to `to`; None when it was in none of them. */
+  readonly transition: (
+    campaignId: string,
+    options: { readonly from: ReadonlyArray<CampaignState>; readonly to: CampaignState; readonly now: number }
+  ) => Effect.Effect<Option.Option<CampaignRow>, StoreUnavailable>
+  readonly counts: (campaignId: string) => Effect.Effect<LedgerCounts, StoreUnavailable>
+  /** Batch slots that still need a delivery: reserved and not yet sent, or never reserved. */
+  readonly openBatches: (campaignId: string) => Effect.Effect<ReadonlyArray<number>, StoreUnavailable>
+  /**
+   * One statement: while the campaign is running, leases the reserved rows of
+   * batch `batch` whose lease is free or expired, or, when the slot was never
+   * used, reserves the next `size` queued recipients into it, leased. Anything
+   * else is classified by a second read.
+   */
+  readonly reserve: (
+    campaignId: string,
+    batch: number,
+    options: { readonly size: number; readonly token: string; readonly now: number; readonly until: number }
+  ) => Effect.Effect<BatchReservation, StoreUnavailable>
+  /**
+   * One statement: records each member's result, if `token` still holds the
+   * batch. `sent` and `failed` are final; `retry` frees the row's lease with
+   * one more attempt counted. Answers how many rows were written.
+   */
+  readonly record: (
+    campaignId: string,
+    batch: number,
+    token: string,
+    results: ReadonlyArray<MemberResult>,
+    now: number
+  ) => Effect.Effect<number, StoreUnavailable>
+  /** Counts recipients of a redelivered batch answered without sending; answers the campaign's new total. */
+  readonly notePrevented: (campaignId: string, count: number) => Effect.Effect<number, StoreUnavailable>
+}
+
+export class CampaignStore extends Context.Tag("@hookgate/core/CampaignStore")<CampaignStore, CampaignStoreShape>() {}

@@ -1,0 +1,18 @@
+import { Context, type Effect } from "effect"
+import type { DeadLetter } from "../domain/message.js"
+import type { StoreUnavailable } from "../errors.js"
+
+export interface DeadLetterStoreShape {
+  /**
+   * Keeps a dead letter (once per queue and message id) and answers how many
+   * letters that queue now holds.
+   */
+  readonly put: (letter: DeadLetter) => Effect.Effect<number, StoreUnavailable>
+  /** Newest first. */
+  readonly list: (
+    options: { readonly queue?: string | undefined; readonly limit: number }
+  ) => Effect.Effect<ReadonlyArray<DeadLetter>, StoreUnavailable>
+}
+
+/** Where messages that a queue gave up on are kept for the operator. */
+export class DeadLetterStore extends Context.Tag("@hookgate/core/DeadLetterStore")<DeadLetterStore, DeadLetterStoreShape>() {}

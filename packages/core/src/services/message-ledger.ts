@@ -1,0 +1,39 @@
+import { Context, type Effect, type Option } from "effect"
+import type { MessageRecord } from "../domain/message.js"
+import type { StoreUnavailable } from "../errors.js"
+
+/** What a delivery of a message found when it tried to take the message's lease. */
+export type MessageAcquire =
+  /** This delivery holds the lease and must run the effect; `attempts` failed runs came before. */
+  | { readonly _tag: "Leased"; readonly token: string; readonly attempts: number }
+  /** The effect already ran and was recorded complete. */
+  | { readonly _tag: "Completed"; readonly completedAt: number }
+  /** Another delivery holds a fresh lease until `until`. */
+  | { readonly _tag: "InProgress"; readonly until: number }
+
+/**
+ * The lease-and-complete protocol of orders, keyed by a stable message key:
+ * one row per key, taken by an upsert that only succeeds while the key is
+ * pending and its lease is free or expired.
+ */
+export interface MessageLedgerShape {
+  /**
+   * Takes the lease of `key` (creating its row on first sight), or reports
+   * why not. A delivery that does not get the lease is counted on the row.
+   */
+  readonly acquire: (
+    key: string,
+    options: { readonly now: number; readonly until: number }
+  ) => Effect.Effect<MessageAcquire, StoreUnavailable>
+  /** Marks the key completed, if `token` still holds the lease. */
+  readonly complete: (key: string, token: string, options: { readonly now: number }) => Effect.Effect<boolean, StoreUnavailable>
+  /** Records a failed run and frees the lease, if `token` still holds it. The key stays pending. */
+  readonly release: (
+    key: string,
+    token: string,
+    failure: { readonly now: number; readonly error: string }
+  ) => Effect.Effect<boolean, StoreUnavailable>
+  readonly get: (key: string) => Effect.Effect<Option.Option<MessageRecord>, StoreUnavailable>
+}
+
+export class MessageLedger extends Context.Tag("@hookgate/core/MessageLedger")<MessageLedger, MessageLedgerShape>() {}

@@ -1,0 +1,90 @@
+import { CampaignTemplate, DeadLetter, MessageRecord } from "@hookgate/core"
+import type { BatchMember, CampaignRow } from "@hookgate/core"
+import { Schema } from "effect"
+
+/** Row codecs of the message ledger, dead letters and campaign ledger (integers from numbers or numeric strings). */
+const SqlInt = Schema.Union(Schema.Number, Schema.NumberFromString)
+const SqlNullableInt = Schema.NullOr(SqlInt)
+
+const MessageRow = Schema.Struct({
+  message_key: Schema.String,
+  status: MessageRecord.fields.status,
+  lease_token: Schema.NullOr(Schema.String),
+  lease_expires_at: SqlNullableInt,
+  attempts: SqlInt,
+  last_error: Schema.NullOr(Schema.String),
+  runs: SqlInt,
+  duplicates: SqlInt,
+  created_at: SqlInt,
+  updated_at: SqlInt,
+  completed_at: SqlNullableInt
+})
+
+export const decodeMessage = (row: unknown): MessageRecord => {
+  const r = Schema.decodeUnknownSync(MessageRow)(row)
+  return new MessageRecord({
+    key: r.message_key,
+    status: r.status,
+    leaseToken: r.lease_token,
+    leaseExpiresAt: r.lease_expires_at,
+    attempts: r.attempts,
+    lastError: r.last_error,
+    runs: r.runs,
+    duplicates: r.duplicates,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    completedAt: r.completed_at
+  }, true)
+}
+
+const DeadLetterRow = Schema.Struct({
+  queue: Schema.String,
+  message_id: Schema.String,
+  body: Schema.String,
+  attempts: SqlInt,
+  received_at: SqlInt
+})
+
+export const decodeDeadLetter = (row: unknown): DeadLetter => {
+  const r = Schema.decodeUnknownSync(DeadLetterRow)(row)
+  return new DeadLetter({ queue: r.queue, messageId: r.message_id, body: r.body, attempts: r.attempts, receivedAt: r.received_at }, true)
+}
+
+const CampaignRowSchema = Schema.Struct({
+  campaign_id: Schema.String,
+  template: Schema.parseJson(CampaignTemplate),
+  state: Schema.Literal("draft", "running", "paused"),
+  total: SqlInt,
+  batch_size: SqlInt,
+  batches: SqlInt,
+  duplicates_prevented: SqlInt,
+  created_at: SqlInt,
+  updated_at: SqlInt
+})
+
+export const decodeCampaign = (row: unknown): CampaignRow => {
+  const r = Schema.decodeUnknownSync(CampaignRowSchema)(row)
+  return {
+    id: r.campaign_id,
+    template: r.template,
+    state: r.state,
+    total: r.total,
+    batchSize: r.batch_size,
+    batches: r.batches,
+    duplicatesPrevented: r.duplicates_prevented,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at
+  }
+}
+
+export const encodeTemplate = (template: CampaignTemplate) => JSON.stringify(Schema.encodeSync(CampaignTemplate)(template))
+
+/** A leased member, decoded by hand: a batch's hundred rows are on the hot path. */
+export const decodeMember = (row: Record<string, unknown>): BatchMember => ({
+  seq: Number(row["seq"]),
+  email: String(row["email"]),
+  vars: row["vars"] === null || row["vars"] === undefined ? undefined : JSON.parse(String(row["vars"])),
+  attempts: Number(row["attempts"]),
+  uncertain: Number(row["uncertain"]) === 1,
+  solo: Number(row["solo"]) === 1
+})

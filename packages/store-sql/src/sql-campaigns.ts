@@ -1,0 +1,187 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { type BatchReservation, type CampaignStoreShape, type LedgerCounts, StoreUnavailable } from "@hookgate/core"
+import { Effect, Option } from "effect"
+import { decodeCampaign, decodeMember, encodeTemplate } from "./ledger-rows.js"
+
+const unavailable = (operation: string) => <A, R>(effect: Effect.Effect<A, SqlError, R>) =>
+  Effect.mapError(effect, (cause) => new StoreUnavailable({ operation, cause }))
+
+/**
+ * The campaign ledger in SQL. A whole batch travels in ONE bound parameter (a
+ * JSON array), expanded by `json_each` on SQLite and D1 and by
+ * `jsonb_to_recordset` on Postgres: a hundred recipients never come near D1's
+ * limit of 100 parameters per statement, and a batch costs two statements from
+ * reservation to sent (reserve-and-lease, record).
+ */
+export const makeSqlCampaignStore = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  // A JSON array as a table of rows; `columns` name the keys and their Postgres types.
+  const jsonRows = (json: string, columns: ReadonlyArray<readonly [string, string]>) =>
+    sql.onDialectOrElse({
+      pg: () => sql`jsonb_to_recordset(${json}::jsonb) AS r(${sql.literal(columns.map(([name, type]) => `${name} ${type}`).join(", "))})`,
+      orElse: () =>
+        sql`(SELECT ${
+          sql.literal(columns.map(([name]) => `json_extract(value, '$.${name}') AS ${name}`).join(", "))
+        } FROM json_each(${json})) AS r`
+    })
+
+  const selectCampaign = (id: string) =>
+    Effect.map(sql`SELECT * FROM hookgate_campaigns WHERE campaign_id = ${id}`, (rows) =>
+      Option.map(Option.fromNullable(rows[0]), decodeCampaign))
+
+  const classify = (id: string, batch: number, now: number) =>
+    Effect.gen(function*() {
+      const [row] = yield* sql<{ state: string; members: number | string; open: number | string; lease_until: number | string | null }>`
+SELECT state,
+  (SELECT COUNT(*) FROM hookgate_campaign_recipients WHERE campaign_id = ${id} AND batch_no = ${batch}) AS members,
+  (SELECT COUNT(*) FROM hookgate_campaign_recipients WHERE campaign_id = ${id} AND batch_no = ${batch} AND status = 'reserved') AS open,
+  (SELECT MAX(lease_expires_at) FROM hookgate_campaign_recipients
+    WHERE campaign_id = ${id} AND batch_no = ${batch} AND status = 'reserved') AS lease_until
+FROM hookgate_campaigns WHERE campaign_id = ${id}`
+      if (row === undefined) return { _tag: "NotFound" } satisfies BatchReservation
+      if (row.state !== "running") return { _tag: "NotRunning", state: row.state as "draft" | "paused" } satisfies BatchReservation
+      if (Number(row.members) === 0) return { _tag: "Empty" } satisfies BatchReservation
+      if (Number(row.open) === 0) return { _tag: "Done", members: Number(row.members) } satisfies BatchReservation
+      // Held elsewhere (or taken over an instant ago): ask again when that lease ends.
+      return { _tag: "InProgress", until: Number(row.lease_until ?? now) } satisfies BatchReservation
+    })
+
+  const store: CampaignStoreShape = {
+    create: ({ batchSize, id, now, template }) =>
+      Effect.gen(function*() {
+        const inserted = yield* sql`INSERT INTO hookgate_campaigns
+  (campaign_id, template, state, total, batch_size, batches, duplicates_prevented, created_at, updated_at)
+VALUES (${id}, ${encodeTemplate(template)}, 'draft', 0, ${batchSize}, 0, 0, ${now}, ${now})
+ON CONFLICT (campaign_id) DO NOTHING RETURNING *`
+        if (inserted[0] !== undefined) return { created: true, campaign: decodeCampaign(inserted[0]) }
+        const existing = yield* selectCampaign(id)
+        if (Option.isNone(existing)) return yield* Effect.dieMessage(`campaign ${id} neither inserted nor found`)
+        return { created: false, campaign: existing.value }
+      }).pipe(unavailable("campaign.create")),
+
+    addRecipients: (id, firstSeq, recipients) => {
+      const json = JSON.stringify(recipients.map((r, i) => ({
+        s: firstSeq + i,
+        e: r.email,
+        v: r.vars === undefined ? null : JSON.stringify(r.vars)
+      })))
+      return sql`INSERT INTO hookgate_campaign_recipients
+  (campaign_id, seq, email, vars, status, attempts, uncertain, solo)
+SELECT ${id}, r.s, r.e, r.v, 'queued', 0, 0, 0
+FROM ${jsonRows(json, [["s", "bigint"], ["e", "text"], ["v", "text"]])}
+WHERE EXISTS (SELECT 1 FROM hookgate_campaigns WHERE campaign_id = ${id} AND state = 'draft')
+ON CONFLICT DO NOTHING`.pipe(Effect.asVoid, unavailable("campaign.addRecipients"))
+    },
+
+    seal: (id, now) =>
+      sql`UPDATE hookgate_campaigns SET
+  total = (SELECT COUNT(*) FROM hookgate_campaign_recipients WHERE campaign_id = ${id}),
+  batches = ((SELECT COUNT(*) FROM hookgate_campaign_recipients WHERE campaign_id = ${id}) + batch_size - 1) / batch_size,
+  updated_at = ${now}
+WHERE campaign_id = ${id} AND state = 'draft' RETURNING *`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), decodeCampaign)),
+        unavailable("campaign.seal")
+      ),
+
+    get: (id) => selectCampaign(id).pipe(unavailable("campaign.get")),
+
+    list: ({ limit }) =>
+      sql`SELECT * FROM hookgate_campaigns ORDER BY created_at DESC, campaign_id LIMIT ${limit}`.pipe(
+        Effect.map((rows) => rows.map(decodeCampaign)),
+        unavailable("campaign.list")
+      ),
+
+    transition: (id, { from, now, to }) =>
+      sql`UPDATE hookgate_campaigns SET state = ${to}, updated_at = ${now}
+WHERE campaign_id = ${id} AND ${sql.in("state", from)} RETURNING *`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), decodeCampaign)),
+        unavailable("campaign.transition")
+      ),
+
+    counts: (id) =>
+      sql<{ status: string; n: number | string }>`SELECT status, COUNT(*) AS n FROM hookgate_campaign_recipients
+WHERE campaign_id = ${id} GROUP BY status`.pipe(
+        Effect.map((rows) => {
+          const counts: Record<keyof LedgerCounts, number> = { queued: 0, reserved: 0, sent: 0, failed: 0 }
+          for (const row of rows) if (row.status in counts) counts[row.status as keyof LedgerCounts] = Number(row.n)
+          return counts
+        }),
+        unavailable("campaign.counts")
+      ),
+
+    openBatches: (id) =>
+      Effect.gen(function*() {
+        const campaign = yield* selectCampaign(id)
+        if (Option.isNone(campaign)) return []
+        // Slots whose rows are all sent or failed are closed; every other slot is open.
+        const closed = yield* sql<{ batch_no: number | string }>`SELECT batch_no FROM hookgate_campaign_recipients
+WHERE campaign_id = ${id} AND batch_no IS NOT NULL
+GROUP BY batch_no HAVING SUM(CASE WHEN status = 'reserved' THEN 1 ELSE 0 END) = 0`
+        const done = new Set(closed.map((row) => Number(row.batch_no)))
+        const open: Array<number> = []
+        for (let n = 1; n <= campaign.value.batches; n++) if (!done.has(n)) open.push(n)
+        return open
+      }).pipe(unavailable("campaign.openBatches")),
+
+    reserve: (id, batch, { now, size, token, until }) =>
+      Effect.gen(function*() {
+        // Either the batch's own reserved rows whose lease is free or expired, or, for a slot
+        // never used, the next `size` queued recipients; only while the campaign runs.
+        const rows = yield* sql`UPDATE hookgate_campaign_recipients SET
+  status = 'reserved', batch_no = ${batch}, lease_token = ${token}, lease_expires_at = ${until},
+  uncertain = CASE WHEN lease_token IS NULL THEN uncertain ELSE 1 END
+WHERE campaign_id = ${id}
+  AND EXISTS (SELECT 1 FROM hookgate_campaigns WHERE campaign_id = ${id} AND state = 'running')
+  AND seq IN (
+    SELECT seq FROM hookgate_campaign_recipients
+    WHERE campaign_id = ${id} AND batch_no = ${batch} AND status = 'reserved'
+      AND (lease_token IS NULL OR lease_expires_at <= ${now})
+    UNION ALL
+    SELECT seq FROM (
+      SELECT seq FROM hookgate_campaign_recipients
+      WHERE campaign_id = ${id} AND status = 'queued' ORDER BY seq LIMIT ${size}
+    ) AS next_rows
+    WHERE NOT EXISTS (SELECT 1 FROM hookgate_campaign_recipients WHERE campaign_id = ${id} AND batch_no = ${batch})
+  )
+RETURNING seq, email, vars, attempts, uncertain, solo`
+        if (rows.length > 0) return { _tag: "Leased" as const, members: rows.map(decodeMember) }
+        return yield* classify(id, batch, now)
+      }).pipe(unavailable("campaign.reserve")),
+
+    record: (id, batch, token, results, now) => {
+      const json = JSON.stringify(results.map((r) => ({
+        s: r.seq,
+        o: r.outcome,
+        m: r.messageId ?? null,
+        e: r.error ?? null,
+        u: r.uncertain === true ? 1 : 0,
+        l: r.solo === true ? 1 : 0
+      })))
+      return sql`UPDATE hookgate_campaign_recipients SET
+  status = CASE WHEN r.o = 'retry' THEN 'reserved' ELSE r.o END,
+  attempts = attempts + CASE WHEN r.o = 'sent' THEN 0 ELSE 1 END,
+  message_id = COALESCE(r.m, hookgate_campaign_recipients.message_id),
+  last_error = r.e,
+  sent_at = CASE WHEN r.o = 'sent' THEN ${now} ELSE NULL END,
+  uncertain = CASE WHEN r.u = 1 THEN 1 ELSE hookgate_campaign_recipients.uncertain END,
+  solo = CASE WHEN r.l = 1 THEN 1 ELSE hookgate_campaign_recipients.solo END,
+  lease_token = NULL, lease_expires_at = NULL
+FROM ${jsonRows(json, [["s", "bigint"], ["o", "text"], ["m", "text"], ["e", "text"], ["u", "int"], ["l", "int"]])}
+WHERE hookgate_campaign_recipients.campaign_id = ${id} AND hookgate_campaign_recipients.batch_no = ${batch}
+  AND hookgate_campaign_recipients.seq = r.s AND hookgate_campaign_recipients.lease_token = ${token}
+  AND hookgate_campaign_recipients.status = 'reserved'
+RETURNING hookgate_campaign_recipients.seq`.pipe(Effect.map((rows) => rows.length), unavailable("campaign.record"))
+    },
+
+    notePrevented: (id, count) =>
+      sql<{ duplicates_prevented: number | string }>`UPDATE hookgate_campaigns
+SET duplicates_prevented = duplicates_prevented + ${count} WHERE campaign_id = ${id}
+RETURNING duplicates_prevented`.pipe(
+        Effect.map((rows) => Number(rows[0]?.duplicates_prevented ?? 0)),
+        unavailable("campaign.notePrevented")
+      )
+  }
+  return store
+})
