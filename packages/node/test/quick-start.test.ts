@@ -2,14 +2,14 @@ import { spawn } from "node:child_process"
 import { readdirSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { BIN, runCli, startGateway, tempDir } from "./support/gateway-process.js"
+import { REPOSITORY_ROOT, runCli, startGateway, tempDir } from "./support/gateway-process.js"
 
 describe("the README quick start", () => {
-  it("`serve --dev` (npm start) prints a send-test line that works when pasted", async () => {
+  it("`npm start` prints a send-test line that works when pasted into a second terminal", async () => {
     const dir = tempDir()
     const gateway = await startGateway(
       { PORT: "0", HOOKGATE_DB: join(dir, "hookgate.db"), HOOKGATE_OUTBOX: join(dir, "outbox") },
-      ["serve", "--dev"]
+      { npmStart: true }
     )
     try {
       const output = gateway.output()
@@ -29,7 +29,7 @@ describe("the README quick start", () => {
 
   it("`npx hookgate` resolves to the gateway's command from the repository root", async () => {
     const help = await new Promise<string>((resolve) => {
-      const child = spawn(process.execPath, [BIN, "--help"])
+      const child = spawn("npx", ["--no-install", "hookgate", "--help"], { cwd: REPOSITORY_ROOT })
       let out = ""
       child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()))
       child.on("exit", () => resolve(out))

@@ -34,12 +34,21 @@ export const baseEnv = (dir: string): Record<string, string> => ({
   HOOKGATE_ADMIN_TOKEN: ADMIN_TOKEN
 })
 
-/** Starts `hookgate <args>` and waits until it prints the address it listens on. */
-export const startGateway = async (env: Record<string, string>, args: ReadonlyArray<string> = ["serve"]): Promise<GatewayProcess> => {
+export const REPOSITORY_ROOT = fileURLToPath(new URL("../../../../", import.meta.url))
+
+/** How to launch: `hookgate <args>` (default), or `npm start` in the repository root, as the README says. */
+export type Launch = { readonly args: ReadonlyArray<string> } | { readonly npmStart: true }
+
+/** Starts the gateway and waits until it prints the address it listens on. */
+export const startGateway = async (env: Record<string, string>, launch: Launch = { args: ["serve"] }): Promise<GatewayProcess> => {
   if (!existsSync(BUILT)) throw new Error("run `tsc -b` first (npm test does)")
-  const child = spawn(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdio: ["ignore", "pipe", "pipe"]
+  const viaNpm = "npmStart" in launch
+  const child = spawn(viaNpm ? "npm" : process.execPath, viaNpm ? ["start"] : [BIN, ...launch.args], {
+    cwd: REPOSITORY_ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    // npm runs the gateway in a child shell: its own process group lets `stop` signal them all.
+    detached: viaNpm
   })
   let output = ""
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))
@@ -63,7 +72,10 @@ export const startGateway = async (env: Record<string, string>, args: ReadonlyAr
     output: () => output,
     exited,
     stop: (signal = "SIGTERM") => {
-      if (child.exitCode === null) child.kill(signal)
+      if (child.exitCode === null) {
+        if (viaNpm) process.kill(-child.pid!, signal)
+        else child.kill(signal)
+      }
       return exited
     }
   }
