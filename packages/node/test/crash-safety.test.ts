@@ -1,6 +1,6 @@
 import { startResendTestServer } from "@hookgate/mailer-resend/testing"
 import { describe, expect, it } from "vitest"
-import { baseEnv, startGateway, tempDir } from "./support/gateway-process.js"
+import { baseEnv, type GatewayProcess, startGateway, tempDir } from "./support/gateway-process.js"
 import { admin, deliver, signStripe, stripeBody } from "./support/webhooks.js"
 
 const ORDERS = 20
@@ -23,8 +23,10 @@ describe("crash safety", () => {
       HOOKGATE_LEASE: "6 seconds", // sends may take half of it (3 s) before they end Unknown
       HOOKGATE_SWEEP_EVERY: "1 hour" // only the explicit sweep below
     }
+    const gateways: Array<GatewayProcess> = []
     try {
       const first = await startGateway(env)
+      gateways.push(first)
       const orders = await Promise.all(Array.from({ length: ORDERS }, (_, i) => signStripe(stripeBody(`crash-${i}`))))
       // Resend answers slowly: every send is in flight when the gateway dies.
       resend.delayNext(ORDERS, 2500)
@@ -37,6 +39,7 @@ describe("crash safety", () => {
       // The restarted gateway sweeps once at start (and may already recover orders whose lease has expired
       // by then, on a slow machine); the explicit sweep once every lease has expired recovers the rest.
       const second = await startGateway(env)
+      gateways.push(second)
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, killedAt + 6500 - Date.now())))
       const report = await admin(second.url, "/admin/sweep", { method: "POST" })
       expect(report.status).toBe(200)
@@ -52,8 +55,8 @@ describe("crash safety", () => {
       expect(replayed).toBeGreaterThan(0)
       expect(replayed).toBeLessThanOrEqual(ORDERS)
       expect(resend.emails).toHaveLength(ORDERS)
-      await second.stop()
     } finally {
+      await Promise.all(gateways.map((gateway) => gateway.stop("SIGKILL")))
       await resend.close()
     }
   }, 60_000)
