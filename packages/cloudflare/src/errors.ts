@@ -10,13 +10,13 @@ export class MissingBinding extends Schema.TaggedError<MissingBinding>()("Missin
   }
 }
 
-/** The Worker received a queue batch, but no queue consumer is configured yet. */
+/** The Worker received a batch from a queue that has no consumer in `makeWorker({ queues })`. */
 export class QueueNotConfigured extends Schema.TaggedError<QueueNotConfigured>()("QueueNotConfigured", {
   queue: Schema.String,
   messages: Schema.Number
 }) {
   override get message() {
-    return `hookgate: no queue consumer is configured for queue "${this.queue}"; ` +
+    return `hookgate: no queue consumer is configured for queue "${this.queue}" (add it to makeWorker's queues); ` +
       `${this.messages} message(s) were not acknowledged and will be retried by Cloudflare Queues`
   }
 }

@@ -9,4 +9,11 @@ export { d1Binding, type D1BindingOptions, layerD1Store } from "./d1.js"
 export { Background, type BackgroundShape, makeBackground } from "./background.js"
 export { DEFERRED_DETAIL, deferredAlerter } from "./deferred-alerter.js"
 export { MissingBinding, QueueNotConfigured } from "./errors.js"
-export type { WorkerExecutionContext, WorkerMessageBatch, WorkerScheduledController } from "./runtime-types.js"
+export { campaignBatches, consumeBatch, layerCampaignQueue, type QueueConsumer } from "./queue.js"
+export type {
+  WorkerExecutionContext,
+  WorkerMessage,
+  WorkerMessageBatch,
+  WorkerQueueProducer,
+  WorkerScheduledController
+} from "./runtime-types.js"

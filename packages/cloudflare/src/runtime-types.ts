@@ -16,7 +16,24 @@ export interface WorkerScheduledController {
   readonly scheduledTime: number
 }
 
+/** One message of a queue batch, as the Workers runtime hands it to `queue()`. */
+export interface WorkerMessage {
+  readonly id: string
+  readonly body: unknown
+  /** This delivery's number, from 1. */
+  readonly attempts: number
+  /** Acknowledges the message (the first call on a message wins). */
+  ack(): void
+  /** Asks for a later delivery, after `delaySeconds` (0 to 43,200). */
+  retry(options?: { delaySeconds?: number }): void
+}
+
 export interface WorkerMessageBatch {
   readonly queue: string
-  readonly messages: ReadonlyArray<unknown>
+  readonly messages: ReadonlyArray<WorkerMessage>
+}
+
+/** A Queue producer binding (`env.CAMPAIGNS`); the runtime's `Queue` is assignable. */
+export interface WorkerQueueProducer {
+  sendBatch(messages: Iterable<{ body: unknown }>): Promise<unknown>
 }

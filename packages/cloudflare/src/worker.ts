@@ -18,22 +18,32 @@ import { deferredAlerter } from "./deferred-alerter.js"
 import { layerEnv, type WorkerEnv } from "./env.js"
 import { QueueNotConfigured } from "./errors.js"
 import { isolateRuntime } from "./isolate.js"
+import { consumeBatch, type QueueConsumer } from "./queue.js"
 import type { WorkerExecutionContext, WorkerMessageBatch, WorkerScheduledController } from "./runtime-types.js"
 
 /** What the pipeline needs: the user's layer provides all of it. */
 export type WorkerServices = Providers | OrderStore | Lease | Mailer | Alerter | Renderer | RetryPolicy
 
-export interface MakeWorkerOptions<E> {
+export interface MakeWorkerOptions<E, R = never> {
   /**
    * Everything the pipeline needs, built once per isolate from `env`: read
    * bindings with `binding`/`layerD1Store`, vars and secrets with `Config`
-   * (`Config.redacted` for secrets).
+   * (`Config.redacted` for secrets). Anything more it provides (`R`: the
+   * message ledger, `Campaigns`, …) is there for the queue consumers.
    */
-  readonly layer: Layer.Layer<WorkerServices, E, WorkerEnv>
+  readonly layer: Layer.Layer<WorkerServices | R, E, WorkerEnv>
+  /**
+   * A consumer per queue name (as in wrangler.jsonc's `queues.consumers`):
+   * `Consumer.handler(...)`, `deadLetterHandler(...)`, `campaignBatches`. A batch
+   * from a queue not listed here is refused (`QueueNotConfigured`) and retried.
+   */
+  readonly queues?: { readonly [queue: string]: QueueConsumer<WorkerServices | R> }
+  /** Messages of one batch handled at once (default 4). */
+  readonly queueConcurrency?: number
   /** Options of the shared webhook routes (body size limit). */
   readonly webhooks?: WebhookRoutesOptions
-  /** Routes to serve instead of the shared webhook and health routes. */
-  readonly router?: HttpRouter.HttpRouter<unknown, WorkerServices>
+  /** Routes to serve instead of the shared webhook and health routes (they may use anything the layer provides). */
+  readonly router?: HttpRouter.HttpRouter<unknown, WorkerServices | R>
   /**
    * Per cron run (default: 50 orders, 4 at a time). Each order costs two or
    * three D1 queries and one send (a subrequest with Resend): keep it within
@@ -61,11 +71,12 @@ const unavailable = () =>
 /**
  * A Worker's handlers for `export default`: `fetch` serves the shared HTTP
  * handler (the webhook routes), `scheduled` runs one retry sweep, and `queue`
- * refuses batches until the queue consumer exists. The layer is built once per
+ * hands each message of a batch to the consumer of its queue (`queues`),
+ * acknowledging it last or retrying it with a delay. The layer is built once per
  * isolate, on the first invocation. The buyer's email is sent before `fetch`
  * answers; owner alerts go out through `ctx.waitUntil` after it.
  */
-export const makeWorker = <E>(options: MakeWorkerOptions<E>): HookgateWorker => {
+export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): HookgateWorker => {
   const withDeferredAlerts = Layer.map(options.layer, (context) =>
     Context.add(context, Alerter, deferredAlerter(Context.get(context, Alerter), Context.get(context, OrderStore))))
   const logger = options.jsonLogs === false ? Layer.empty : Logger.json
@@ -74,8 +85,11 @@ export const makeWorker = <E>(options: MakeWorkerOptions<E>): HookgateWorker => 
     logger
   )
   const app = options.router ?? webhookRoutes(options.webhooks)
-  const handlers = new WeakMap<Runtime.Runtime<WorkerServices>, ReturnType<ReturnType<typeof HttpApp.toWebHandlerRuntime<WorkerServices>>>>()
-  const handlerFor = (runtime: Runtime.Runtime<WorkerServices>) => {
+  const handlers = new WeakMap<
+    Runtime.Runtime<WorkerServices | R>,
+    ReturnType<ReturnType<typeof HttpApp.toWebHandlerRuntime<WorkerServices | R>>>
+  >()
+  const handlerFor = (runtime: Runtime.Runtime<WorkerServices | R>) => {
     let handler = handlers.get(runtime)
     if (handler === undefined) {
       handler = HttpApp.toWebHandlerRuntime(runtime)(app)
@@ -115,10 +129,23 @@ export const makeWorker = <E>(options: MakeWorkerOptions<E>): HookgateWorker => 
       }
     },
 
-    queue: async (batch) => {
+    queue: async (batch, env, ctx) => {
+      const consumer = options.queues?.[batch.queue]
       // Throwing leaves every message unacknowledged: Queues retries them (and, past
       // max_retries, moves them to the dead-letter queue if there is one).
-      throw new QueueNotConfigured({ queue: batch.queue, messages: batch.messages.length })
+      if (consumer === undefined) throw new QueueNotConfigured({ queue: batch.queue, messages: batch.messages.length })
+      const runtime = await runtimeFor(asEnv(env))
+      const background = makeBackground()
+      try {
+        await Runtime.runPromise(runtime)(
+          consumeBatch(batch, consumer, options.queueConcurrency === undefined ? {} : { concurrency: options.queueConcurrency }).pipe(
+            Effect.provideService(Background, background.service)
+          )
+        )
+      } finally {
+        const deferred = background.flush(runtime)
+        if (deferred !== undefined) ctx.waitUntil(deferred)
+      }
     }
   }
 }

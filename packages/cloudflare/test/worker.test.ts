@@ -106,10 +106,11 @@ describe("makeWorker: scheduled", () => {
 })
 
 describe("makeWorker: queue", () => {
-  it("refuses a batch with a clear error until the queue consumer exists", async () => {
+  it("refuses a batch from a queue with no consumer, with a clear error", async () => {
     const { worker } = harness()
     const { ctx } = executionContext()
-    const error = await worker.queue({ queue: "hookgate-jobs", messages: [{}, {}] }, env, ctx).catch((e: unknown) => e)
+    const message = { id: "m", body: {}, attempts: 1, ack: () => {}, retry: () => {} }
+    const error = await worker.queue({ queue: "hookgate-jobs", messages: [message, { ...message, id: "n" }] }, env, ctx).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(QueueNotConfigured)
     expect(String((error as Error).message)).toContain("no queue consumer is configured for queue \"hookgate-jobs\"")
   })
