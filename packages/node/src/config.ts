@@ -28,7 +28,9 @@ export const GatewayConfig = Config.all({
     Config.withDefault(256 * 1024)
   ),
   /** How long in-flight requests may run on shutdown before connections are closed. */
-  shutdownGrace: Config.duration("HOOKGATE_SHUTDOWN_GRACE").pipe(Config.withDefault("10 seconds" as const))
+  shutdownGrace: Config.duration("HOOKGATE_SHUTDOWN_GRACE").pipe(Config.withDefault("10 seconds" as const)),
+  /** How often an idle gateway looks for running campaigns with batches to send (started from the CLI, or before a restart). */
+  campaignPoll: Config.duration("HOOKGATE_CAMPAIGN_POLL").pipe(Config.withDefault("5 seconds" as const))
 })
 
 export type GatewayConfig = Config.Config.Success<typeof GatewayConfig>

@@ -1,19 +1,25 @@
 import { HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { runSweeper, webhookRoutes } from "@hookgate/core"
+import { campaignRoutes, runSweeper, webhookRoutes } from "@hookgate/core"
 import { Duration, Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import type { GatewayConfig } from "./config.js"
 import { gatewayLayer, type GatewayOverrides } from "./gateway-layer.js"
-import { adminRoutes } from "./http/admin-routes.js"
+import { campaignWatcherLayer, gatewayCampaignsLayer } from "./campaigns/gateway-campaigns.js"
+import { adminRoutes, requireToken } from "./http/admin-routes.js"
 import { metricsRoute, PrometheusReader } from "./http/metrics.js"
 import { requestLog } from "./http/request-log.js"
 
-/** Every route of the gateway: webhooks and health, admin (with a token), metrics. */
+/** Every route of the gateway: webhooks and health, admin and campaigns (with a token), metrics. */
 export const gatewayRouter = (config: GatewayConfig) =>
   Option.match(config.adminToken, {
     onNone: () => webhookRoutes({ maxBodyBytes: config.maxBodyBytes }),
-    onSome: (token) => HttpRouter.concat(webhookRoutes({ maxBodyBytes: config.maxBodyBytes }), adminRoutes(token))
+    onSome: (token) =>
+      HttpRouter.concatAll(
+        webhookRoutes({ maxBodyBytes: config.maxBodyBytes }),
+        adminRoutes(token),
+        campaignRoutes({ prefix: "/admin/campaigns", guard: requireToken(token) })
+      )
   }).pipe(HttpRouter.concat(metricsRoute))
 
 /**
@@ -34,10 +40,13 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
     )
   )
   const sweeper = Layer.scopedDiscard(Effect.forkScoped(runSweeper()))
+  // Campaign batches go through the in-process queue; the watcher sends open batches when it is idle.
+  const campaigns = campaignWatcherLayer(config.campaignPoll).pipe(Layer.provideMerge(gatewayCampaignsLayer))
   return HttpServer.serve(gatewayRouter(config), requestLog).pipe(
     Layer.provideMerge(graceful),
     Layer.provideMerge(NodeHttpServer.layer(() => server, { port: config.port })),
     Layer.provideMerge(sweeper),
+    Layer.provideMerge(campaigns),
     Layer.provideMerge(PrometheusReader.layer),
     Layer.provideMerge(gatewayLayer(config, overrides))
   )

@@ -1,5 +1,6 @@
 import { Command } from "@effect/cli"
 import { alertsCommand } from "./alerts.js"
+import { campaignsCommand } from "./campaigns.js"
 import { demoCommand } from "./demo.js"
 import { ordersCommand } from "./orders.js"
 import { sendTestCommand } from "./send-test.js"
@@ -8,7 +9,15 @@ import { sweepCommand } from "./sweep.js"
 
 export const hookgate = Command.make("hookgate").pipe(
   Command.withDescription("payment webhooks into emails that go out once"),
-  Command.withSubcommands([serveCommand, sweepCommand, ordersCommand, alertsCommand, sendTestCommand, demoCommand])
+  Command.withSubcommands([
+    serveCommand,
+    sweepCommand,
+    ordersCommand,
+    alertsCommand,
+    campaignsCommand,
+    sendTestCommand,
+    demoCommand
+  ])
 )
 
 export const cli = Command.run(hookgate, { name: "hookgate", version: "0.1.0" })

@@ -9,7 +9,8 @@ import { Clock, Effect, Option, Redacted, Schema } from "effect"
 
 const json = (body: unknown, status = 200) => HttpServerResponse.unsafeJson(body, { status })
 
-const requireToken = (token: Redacted.Redacted<string>) => {
+/** Wraps a handler: it runs only with `Authorization: Bearer <token>`, else 401. */
+export const requireToken = (token: Redacted.Redacted<string>) => {
   const expected = utf8(`Bearer ${Redacted.value(token)}`)
   return <E, R>(handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
