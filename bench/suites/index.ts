@@ -1,6 +1,7 @@
 import type { BenchSuite } from "../lib.js"
+import { campaignsSuite } from "./campaigns.js"
 import { pipelineSuite } from "./pipeline.js"
 import { verifySuite } from "./verify.js"
 
 /** Every benchmark suite, in the order the table prints them. */
-export const suites: ReadonlyArray<BenchSuite> = [pipelineSuite, verifySuite]
+export const suites: ReadonlyArray<BenchSuite> = [pipelineSuite, verifySuite, campaignsSuite]

@@ -59,6 +59,4 @@ CREATE TABLE hookgate_campaign_recipients (
 
 CREATE UNIQUE INDEX hookgate_campaign_recipients_email ON hookgate_campaign_recipients (campaign_id, email);
 
-CREATE INDEX hookgate_campaign_recipients_status ON hookgate_campaign_recipients (campaign_id, status, seq);
-
-CREATE INDEX hookgate_campaign_recipients_batch ON hookgate_campaign_recipients (campaign_id, batch_no);
+CREATE INDEX hookgate_campaign_recipients_batch ON hookgate_campaign_recipients (campaign_id, batch_no, seq);

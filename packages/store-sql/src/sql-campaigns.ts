@@ -141,25 +141,49 @@ WHERE campaign_id = ${id}
     UNION ALL
     SELECT seq FROM (
       SELECT seq FROM hookgate_campaign_recipients
-      WHERE campaign_id = ${id} AND status = 'queued' ORDER BY seq LIMIT ${size}
+      WHERE campaign_id = ${id} AND batch_no IS NULL ORDER BY seq LIMIT ${size}
     ) AS next_rows
     WHERE NOT EXISTS (SELECT 1 FROM hookgate_campaign_recipients WHERE campaign_id = ${id} AND batch_no = ${batch})
   )
-RETURNING seq, email, vars, attempts, uncertain, solo`
+RETURNING seq, email, vars, attempts, uncertain, solo`.values
         if (rows.length > 0) return { _tag: "Leased" as const, members: rows.map(decodeMember) }
         return yield* classify(id, batch, now)
       }).pipe(unavailable("campaign.reserve")),
 
     record: (id, batch, token, results, now) => {
-      const json = JSON.stringify(results.map((r) => ({
-        s: r.seq,
-        o: r.outcome,
-        m: r.messageId ?? null,
-        e: r.error ?? null,
-        u: r.uncertain === true ? 1 : 0,
-        l: r.solo === true ? 1 : 0
-      })))
-      return sql`UPDATE hookgate_campaign_recipients SET
+      // The batch's results are materialised once, then each drives a primary-key lookup
+      // (SQLite's unary `+` keeps the planner off the batch index, which would make the
+      // results the inner loop: a hundred JSON scans instead of one).
+      const unindexed = sql.onDialectOrElse({ pg: () => sql.literal(""), orElse: () => sql.literal("+") })
+      const guard = sql`hookgate_campaign_recipients.campaign_id = ${id} AND hookgate_campaign_recipients.seq = r.s
+  AND ${unindexed}hookgate_campaign_recipients.batch_no = ${batch}
+  AND hookgate_campaign_recipients.lease_token = ${token}
+  AND ${unindexed}hookgate_campaign_recipients.status = 'reserved'`
+      // The happy path, every member sent: only their message ids travel.
+      const statement = results.every((r) => r.outcome === "sent")
+        ? sql`WITH r AS MATERIALIZED (
+  SELECT * FROM ${jsonRows(JSON.stringify(results.map((r) => ({ s: r.seq, m: r.messageId ?? null }))), [["s", "bigint"], ["m", "text"]])}
+)
+UPDATE hookgate_campaign_recipients SET status = 'sent', message_id = r.m, last_error = NULL, sent_at = ${now},
+  lease_token = NULL, lease_expires_at = NULL
+FROM r WHERE ${guard}
+RETURNING hookgate_campaign_recipients.seq`
+        : sql`WITH r AS MATERIALIZED (
+  SELECT * FROM ${
+          jsonRows(
+            JSON.stringify(results.map((r) => ({
+              s: r.seq,
+              o: r.outcome,
+              m: r.messageId ?? null,
+              e: r.error ?? null,
+              u: r.uncertain === true ? 1 : 0,
+              l: r.solo === true ? 1 : 0
+            }))),
+            [["s", "bigint"], ["o", "text"], ["m", "text"], ["e", "text"], ["u", "int"], ["l", "int"]]
+          )
+        }
+)
+UPDATE hookgate_campaign_recipients SET
   status = CASE WHEN r.o = 'retry' THEN 'reserved' ELSE r.o END,
   attempts = attempts + CASE WHEN r.o = 'sent' THEN 0 ELSE 1 END,
   message_id = COALESCE(r.m, hookgate_campaign_recipients.message_id),
@@ -168,11 +192,10 @@ RETURNING seq, email, vars, attempts, uncertain, solo`
   uncertain = CASE WHEN r.u = 1 THEN 1 ELSE hookgate_campaign_recipients.uncertain END,
   solo = CASE WHEN r.l = 1 THEN 1 ELSE hookgate_campaign_recipients.solo END,
   lease_token = NULL, lease_expires_at = NULL
-FROM ${jsonRows(json, [["s", "bigint"], ["o", "text"], ["m", "text"], ["e", "text"], ["u", "int"], ["l", "int"]])}
-WHERE hookgate_campaign_recipients.campaign_id = ${id} AND hookgate_campaign_recipients.batch_no = ${batch}
-  AND hookgate_campaign_recipients.seq = r.s AND hookgate_campaign_recipients.lease_token = ${token}
-  AND hookgate_campaign_recipients.status = 'reserved'
-RETURNING hookgate_campaign_recipients.seq`.pipe(Effect.map((rows) => rows.length), unavailable("campaign.record"))
+FROM r WHERE ${guard}
+RETURNING hookgate_campaign_recipients.seq`
+      // As arrays (`values`): only the count matters, so no row objects are built.
+      return statement.values.pipe(Effect.map((rows) => rows.length), unavailable("campaign.record"))
     },
 
     notePrevented: (id, count) =>

@@ -55,6 +55,6 @@ export const statements: ReadonlyArray<string> = [
   PRIMARY KEY (campaign_id, seq)
 )`,
   `CREATE UNIQUE INDEX hookgate_campaign_recipients_email ON hookgate_campaign_recipients (campaign_id, email)`,
-  `CREATE INDEX hookgate_campaign_recipients_status ON hookgate_campaign_recipients (campaign_id, status, seq)`,
-  `CREATE INDEX hookgate_campaign_recipients_batch ON hookgate_campaign_recipients (campaign_id, batch_no)`
+  // One index finds a batch's members and, under batch_no NULL, the next recipients to reserve in order.
+  `CREATE INDEX hookgate_campaign_recipients_batch ON hookgate_campaign_recipients (campaign_id, batch_no, seq)`
 ]
