@@ -55,10 +55,11 @@ const layer = Layer.unwrapEffect(Effect.gen(function*() {
   const server = yield* ResendTestServer
   const resend = yield* Effect.provide(Resend.make({ ...server.mailerOptions, timeout: "10 seconds" }), FetchHttpClient.layer)
   const filename = join(mkdtempSync(join(tmpdir(), "hookgate-incident-")), "hookgate.db")
-  return Campaigns.layerInProcess({ concurrency: 4, maxRetries: 10, visibilityTimeout: "2 seconds" }).pipe(
+  return Campaigns.layerInProcess({ concurrency: 4, maxRetries: 10, visibilityTimeout: "3 seconds" }).pipe(
     Layer.provideMerge(Layer.mergeAll(
       SqliteStore.layer({ filename }),
-      Layer.succeed(Mailer, stallingAfterAccept(resend, 3_000)),
+      // Past the visibility timeout by a second; no ordinary batch comes near it.
+      Layer.succeed(Mailer, stallingAfterAccept(resend, 4_000)),
       RecordingAlerter.layer(),
       RetryPolicy.layer({ backoffBase: "20 millis", inRequestBase: 0 }),
       Logger.minimumLogLevel(LogLevel.Error)

@@ -115,7 +115,8 @@ export const campaignBehaviours = (name: string, makeLayer: () => Layer.Layer<Le
 
     scenario(
       "pause stops new batches within one batch; resume continues where it stopped",
-      { queueConcurrency: 1, mailer: { batch: true, otherwise: MailerSteps.slow("15 millis") } },
+      // Twenty batches of 40 ms: the pause lands with most of them still to go, even on a loaded machine.
+      { queueConcurrency: 1, mailer: { batch: true, otherwise: MailerSteps.slow("40 millis") } },
       Effect.gen(function*() {
         const campaigns = yield* Campaigns
         yield* create("c1", 2_000)
