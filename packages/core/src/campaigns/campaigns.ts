@@ -1,5 +1,5 @@
-import { Context, Effect, Layer, Option, type Scope, type Stream } from "effect"
-import type { CampaignBatchMessage, CampaignStatus, CampaignTemplate, Recipient } from "../domain/campaign.js"
+import { Context, Effect, Layer, Option, type Scope } from "effect"
+import type { CampaignBatchMessage, CampaignStatus, CampaignTemplate } from "../domain/campaign.js"
 import type { StoreUnavailable } from "../errors.js"
 import type { Decision, Delivery } from "../queue/delivery.js"
 import type { QueueUnavailable } from "../queue/errors.js"
@@ -104,6 +104,7 @@ export class Campaigns extends Context.Tag("@hookgate/core/Campaigns")<Campaigns
   ): Layer.Layer<Campaigns | CampaignQueue | CampaignInProcessQueue, never, Exclude<Needs, CampaignQueue>> {
     return Layer.scopedContext(
       Effect.gen(function*() {
+        // The queue's consumer and the service need each other: the consumer reads it once built.
         let service: CampaignsShape | undefined
         const deadLetters = deadLetterHandler({ alertThreshold: options.deadLetterAlertThreshold ?? 1 })
         const context = yield* Effect.context<Exclude<Needs, CampaignQueue> | Scope.Scope>()
@@ -122,6 +123,3 @@ export class Campaigns extends Context.Tag("@hookgate/core/Campaigns")<Campaigns
     )
   }
 }
-
-export type { Recipient }
-export type CampaignRecipients<E, R> = Stream.Stream<Recipient | string, E, R>

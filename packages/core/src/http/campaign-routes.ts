@@ -48,6 +48,8 @@ const answer = <E extends { readonly _tag: string; readonly message: string }, R
         case "CampaignExists":
         case "CampaignStateError":
           return Effect.succeed(json({ status: "conflict", detail: error.message }, 409))
+        case "BodyTooLarge":
+          return Effect.succeed(json({ status: "too_large", detail: error.message }, 413))
         case "StoreUnavailable":
         case "QueueUnavailable":
           return Effect.as(Effect.logError("campaign route failed", error), json({ status: "unavailable" }, 503))
