@@ -13,8 +13,8 @@ import { RecordingAlerter } from "../testing/recording-alerter.js"
 import { MailerSteps, ScriptedMailer, type ScriptedMailerOptions } from "../testing/scripted-mailer.js"
 import { recipients, TEMPLATE } from "./campaign-store-conformance.js"
 import type { LedgerServices } from "./ledger-services.js"
+import { realPause } from "../testing/fixtures.js"
 
-const realPause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 /** Polls (in real time) until `check` holds, for up to about ten seconds. */
 const until = <A, E, R>(effect: Effect.Effect<A, E, R>, check: (a: A) => boolean) =>

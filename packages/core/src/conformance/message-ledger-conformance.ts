@@ -9,9 +9,9 @@ import { MessageLedger } from "../services/message-ledger.js"
 import { OrderStore } from "../services/order-store.js"
 import { RecordingAlerter } from "../testing/recording-alerter.js"
 import type { LedgerServices } from "./ledger-services.js"
+import { realPause } from "../testing/fixtures.js"
 
 /** A real pause (not Effect's Clock): other fibers run meanwhile, whatever the clock. */
-const realPause = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 /**
  * The message ledger's contract and `Consumer.once` on top of it, for every
@@ -99,7 +99,12 @@ export const messageLedgerConformance = (name: string, makeLayer: () => Layer.La
 
     test("once: an effect that outlives its timeout is interrupted and released, then retried", Effect.gen(function*() {
       const fiber = yield* Effect.fork(once("m1", Effect.never, { leaseFor: "10 seconds", timeout: "5 seconds" }))
-      yield* TestClock.adjust("5 seconds")
+      // The lease is taken with real I/O (D1, SQLite) before the timeout starts: move the
+      // clock until the timeout has fired, rather than once, which could come too early.
+      for (let i = 0; i < 400 && Option.isNone(yield* Fiber.poll(fiber)); i++) {
+        yield* TestClock.adjust("1 second")
+        yield* realPause(5)
+      }
       const error = yield* Effect.flip(Fiber.join(fiber))
       expect(error).toMatchObject({ _tag: "OnceTimeout", messageKey: "m1" })
       expect(yield* record("m1")).toMatchObject({ status: "pending", attempts: 1, leaseToken: null })

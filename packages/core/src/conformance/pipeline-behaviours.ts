@@ -82,6 +82,8 @@ export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
           // Every sender but the lease holder answers while the holder is still sending.
           const early = yield* Effect.forEach(Array.from({ length: count - 1 }), () => answers.take)
           expect(early).toEqual(Array.from({ length: count - 1 }, () => "InProgress"))
+          // The holder's send has begun (its slow step now waits on the clock) before time moves.
+          yield* eventually(calls, (list) => list.length === 1)
           yield* TestClock.adjust("1 second")
           expect(yield* answers.take).toBe("Sent")
           expect(yield* delivered).toHaveLength(1)

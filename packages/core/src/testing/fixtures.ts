@@ -26,7 +26,7 @@ export const newOrder = (id: string, email = `${id}@example.com`) =>
 
 // A real pause (not Effect's Clock, which TestClock freezes), so that work outside
 // the fiber scheduler, such as Web Crypto or a database driver, can progress.
-const realPause = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 1)))
+export const realPause = (ms = 1) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 /** Polls until `check` holds, for up to about ten seconds of real time. */
 export const eventually = <A, E, R>(effect: Effect.Effect<A, E, R>, check: (a: A) => boolean) =>
@@ -34,7 +34,7 @@ export const eventually = <A, E, R>(effect: Effect.Effect<A, E, R>, check: (a: A
     for (let i = 0; i < 5_000; i++) {
       const value = yield* effect
       if (check(value)) return value
-      yield* realPause
+      yield* realPause()
     }
     return yield* Effect.dieMessage("condition never held")
   })
