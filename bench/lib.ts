@@ -1,3 +1,5 @@
+import { Effect, Layer, Tracer } from "effect"
+
 /** The small harness every benchmark suite uses: figures, rates, and the shared table. */
 
 export interface Figure {
@@ -35,3 +37,20 @@ export const ratePerSecond = async (op: () => unknown, seconds = 2): Promise<num
 }
 
 export const figure = (key: string, label: string, value: number, unit: string): Figure => ({ key, label, value, unit })
+
+/**
+ * Counts the statements a SqlClient executes: @effect/sql opens one
+ * "sql.execute" span per statement, so a tracer around the default one sees each.
+ */
+export const countingTracer = () => {
+  let statements = 0
+  const layer = Layer.unwrapEffect(Effect.map(Effect.tracer, (base) =>
+    Layer.setTracer(Tracer.make({
+      span: (name, ...rest) => {
+        if (name === "sql.execute") statements++
+        return base.span(name, ...rest)
+      },
+      context: base.context
+    }))))
+  return { layer, count: () => statements }
+}

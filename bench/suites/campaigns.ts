@@ -12,14 +12,14 @@ import { RecordingAlerter } from "@hookgate/core/testing"
 import { migrations } from "@hookgate/store-sql"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import Database from "better-sqlite3"
-import { Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime, Stream, Tracer } from "effect"
+import { Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime, Stream } from "effect"
 import { execFile } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
-import { type BenchSuite, figure } from "../lib.js"
+import { type BenchSuite, countingTracer, figure } from "../lib.js"
 
 /**
  * Issue 7's figures: statements per 100-recipient campaign batch (reserve to
@@ -65,19 +65,6 @@ const recipients = (count: number) =>
 
 const tempDb = (name: string) => join(mkdtempSync(join(tmpdir(), "hookgate-bench-")), name)
 
-// @effect/sql opens one "sql.execute" span per statement: a tracer around the default one counts them.
-const countingTracer = () => {
-  let statements = 0
-  const layer = Layer.unwrapEffect(Effect.map(Effect.tracer, (base) =>
-    Layer.setTracer(Tracer.make({
-      span: (name, ...rest) => {
-        if (name === "sql.execute") statements++
-        return base.span(name, ...rest)
-      },
-      context: base.context
-    }))))
-  return { layer, count: () => statements }
-}
 
 /**
  * hookgate on a SQLite file, `BATCHES` batches one after the other, each on a

@@ -3,13 +3,13 @@ import { Mailer, Providers, receive, RetryPolicy, SendReceipt, type WebhookReque
 import { layerTestRenderer, makeTestProvider, paidEvent, RecordingAlerter, signTestRequest, TEST_SECRET } from "@hookgate/core/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import Database from "better-sqlite3"
-import { Duration, Effect, Layer, ManagedRuntime, Redacted, Tracer } from "effect"
+import { Duration, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { createHash, createHmac, timingSafeEqual } from "node:crypto"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { migrations } from "@hookgate/store-sql"
-import { type BenchSuite, figure } from "../lib.js"
+import { type BenchSuite, countingTracer, figure } from "../lib.js"
 
 /**
  * Issue 2's figures: statements per delivered order (counted from the spans
@@ -20,20 +20,6 @@ import { type BenchSuite, figure } from "../lib.js"
 const ORDERS = 3000
 const CONCURRENCY = 16
 
-// Counts every statement the SqlClient executes: @effect/sql opens one "sql.execute"
-// span per statement, so a tracer wrapping the default one sees each of them.
-const countingTracer = () => {
-  let statements = 0
-  const layer = Layer.unwrapEffect(Effect.map(Effect.tracer, (base) =>
-    Layer.setTracer(Tracer.make({
-      span: (name, ...rest) => {
-        if (name === "sql.execute") statements++
-        return base.span(name, ...rest)
-      },
-      context: base.context
-    }))))
-  return { layer, count: () => statements }
-}
 
 // Answers at once, as a bounded mailer (like Resend's, with its request timeout) declares.
 const instantMailer = Layer.succeed(Mailer, {

@@ -1,18 +1,16 @@
-import { Providers, RetryPolicy, toWebHandler, webhookRoutes } from "@hookgate/core"
+import { toWebHandler, webhookRoutes } from "@hookgate/core"
 import {
   layerMemoryStore,
-  layerTestRenderer,
+  layerTestPipeline,
   MailerSteps,
   makeTestProvider,
   paidEvent,
-  RecordingAlerter,
-  ScriptedMailer,
   type ScriptedMailerOptions,
   signTestRequest,
   TEST_SECRET,
   withStoreFaults
 } from "@hookgate/core/testing"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 
 const handlers: Array<{ dispose: () => Promise<void> }> = []
@@ -21,14 +19,11 @@ afterEach(async () => {
 })
 
 const gateway = (options: { mailer?: ScriptedMailerOptions; failPut?: number; maxBodyBytes?: number } = {}) => {
-  const layer = Layer.mergeAll(
-    withStoreFaults(layerMemoryStore, { failPut: options.failPut ?? 0 }),
-    ScriptedMailer.layer(options.mailer),
-    RecordingAlerter.layer(),
-    Providers.layer(makeTestProvider({ secret: TEST_SECRET })),
-    layerTestRenderer,
-    RetryPolicy.layer({ inRequestBase: 0 })
-  )
+  const layer = layerTestPipeline({
+    store: withStoreFaults(layerMemoryStore, { failPut: options.failPut ?? 0 }),
+    providers: [makeTestProvider({ secret: TEST_SECRET })],
+    ...(options.mailer ? { mailer: options.mailer } : {})
+  })
   const handler = toWebHandler(webhookRoutes(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}), layer)
   handlers.push(handler)
   return handler.handler

@@ -1,5 +1,5 @@
-import { fromHex, hmacSha256, SignatureError, timingSafeEqual } from "@hookgate/core"
-import { Effect, Either } from "effect"
+import { anyKeyMatches, fromHex, SignatureError } from "@hookgate/core"
+import { Either } from "effect"
 
 /** The header Creem signs with (lower-cased, as `WebhookRequest` keeps header names). */
 export const CREEM_SIGNATURE_HEADER = "creem-signature"
@@ -26,15 +26,5 @@ export const parseCreemSignature = (
  * True when the signature is the HMAC of the body under one of the keys, tried
  * in order (newest first); each comparison is constant-time.
  */
-export const matchesAnyKey = (
-  keys: ReadonlyArray<CryptoKey>,
-  signature: Uint8Array,
-  body: Uint8Array
-): Effect.Effect<boolean> => {
-  const tryKey = (index: number): Effect.Effect<boolean> =>
-    index >= keys.length
-      ? Effect.succeed(false)
-      : Effect.flatMap(hmacSha256(keys[index]!, body), (expected) =>
-        timingSafeEqual(signature, expected) ? Effect.succeed(true) : tryKey(index + 1))
-  return tryKey(0)
-}
+export const matchesAnyKey = (keys: ReadonlyArray<CryptoKey>, signature: Uint8Array, body: Uint8Array) =>
+  anyKeyMatches(keys, [body], [signature])

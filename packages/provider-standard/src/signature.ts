@@ -1,5 +1,5 @@
-import { fromBase64, hmacSha256, SignatureError, timingSafeEqual, utf8, type WebhookRequest } from "@hookgate/core"
-import { Effect, Either } from "effect"
+import { anyKeyMatches, fromBase64, SignatureError, utf8, type WebhookRequest } from "@hookgate/core"
+import { Either } from "effect"
 
 /** The three headers, under the spec's `webhook-*` names or Svix's `svix-*` ones. */
 export const HEADER_PREFIXES = ["webhook-", "svix-"] as const
@@ -69,16 +69,5 @@ export const signedPrefix = (id: string, timestamp: number) => utf8(`${id}.${tim
  * under one of the keys, tried in order (newest first); each comparison is
  * constant-time.
  */
-export const matchesAnyKey = (
-  keys: ReadonlyArray<CryptoKey>,
-  signature: StandardSignature,
-  body: Uint8Array
-): Effect.Effect<boolean> => {
-  const prefix = signedPrefix(signature.id, signature.timestamp)
-  const tryKey = (index: number): Effect.Effect<boolean> =>
-    index >= keys.length
-      ? Effect.succeed(false)
-      : Effect.flatMap(hmacSha256(keys[index]!, prefix, body), (expected) =>
-        signature.signatures.some((given) => timingSafeEqual(given, expected)) ? Effect.succeed(true) : tryKey(index + 1))
-  return tryKey(0)
-}
+export const matchesAnyKey = (keys: ReadonlyArray<CryptoKey>, signature: StandardSignature, body: Uint8Array) =>
+  anyKeyMatches(keys, [signedPrefix(signature.id, signature.timestamp), body], signature.signatures)

@@ -1,6 +1,6 @@
-import { type Lease, type OrderStore, Providers, receive, RetryPolicy, type WebhookProvider, WebhookRequest } from "@hookgate/core"
-import { layerTestRenderer, RecordingAlerter, ScriptedMailer, type ScriptedMailerOptions } from "@hookgate/core/testing"
-import { Effect, Exit, Layer, Redacted, Schema, TestClock } from "effect"
+import { type Lease, type OrderStore, receive, type WebhookProvider, WebhookRequest } from "@hookgate/core"
+import { failureOf, layerTestPipeline, type ScriptedMailerOptions } from "@hookgate/core/testing"
+import { type Effect, type Layer, Redacted, Schema, TestClock } from "effect"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { expect } from "vitest"
 import { fulfilOn } from "../src/fulfil-on.js"
@@ -73,27 +73,18 @@ export const makeProvider = (
 export const requestOf = (body: string | Uint8Array, headers: Iterable<readonly [string, string]> | Record<string, string>) =>
   WebhookRequest.fromParts(typeof body === "string" ? new TextEncoder().encode(body) : body, headers)
 
-/** The failure of an effect that must fail, for asserting its tag and fields. */
-export const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.map(Effect.exit(effect), (exit) => {
-    if (Exit.isSuccess(exit)) throw new Error(`expected a failure, got ${JSON.stringify(exit.value)}`)
-    if (exit.cause._tag !== "Fail") throw new Error(`expected a typed failure, got ${exit.cause._tag}`)
-    return exit.cause.error
-  })
+export { failureOf }
 
 /** The core pipeline on a fresh in-memory SQLite store (or the given one), with the scripted mailer and the test renderer. */
 export const pipeline = (
   provider: Effect.Effect<WebhookProvider>,
   options: { readonly mailer?: ScriptedMailerOptions; readonly store?: Layer.Layer<OrderStore | Lease, unknown> } = {}
 ) =>
-  Layer.mergeAll(
-    options.store ?? SqliteStore.layer({ filename: ":memory:" }),
-    ScriptedMailer.layer(options.mailer),
-    RecordingAlerter.layer(),
-    layerTestRenderer,
-    RetryPolicy.layer({ inRequestBase: 0 }),
-    Providers.register(provider).pipe(Layer.provideMerge(Providers.layer()))
-  )
+  layerTestPipeline({
+    store: options.store ?? SqliteStore.layer({ filename: ":memory:" }),
+    providers: [provider],
+    ...(options.mailer ? { mailer: options.mailer } : {})
+  })
 
 export const receivePolar = (request: WebhookRequest) => receive("polar", request)
 

@@ -1,5 +1,5 @@
-import { fromHex, hmacSha256, SignatureError, timingSafeEqual, utf8 } from "@hookgate/core"
-import { Effect, Either } from "effect"
+import { anyKeyMatches, fromHex, SignatureError, utf8 } from "@hookgate/core"
+import { Either } from "effect"
 
 /** The header Stripe signs with (lower-cased, as `WebhookRequest` keeps header names). */
 export const STRIPE_SIGNATURE_HEADER = "stripe-signature"
@@ -53,16 +53,5 @@ export const parseStripeSignature = (
  * under one of the keys. Keys are tried in order (newest first), so the usual
  * request costs one HMAC; each comparison is constant-time.
  */
-export const matchesAnyKey = (
-  keys: ReadonlyArray<CryptoKey>,
-  signature: StripeSignature,
-  body: Uint8Array
-): Effect.Effect<boolean> => {
-  const signed = utf8(`${signature.timestamp}.`)
-  const tryKey = (index: number): Effect.Effect<boolean> =>
-    index >= keys.length
-      ? Effect.succeed(false)
-      : Effect.flatMap(hmacSha256(keys[index]!, signed, body), (expected) =>
-        signature.signatures.some((given) => timingSafeEqual(given, expected)) ? Effect.succeed(true) : tryKey(index + 1))
-  return tryKey(0)
-}
+export const matchesAnyKey = (keys: ReadonlyArray<CryptoKey>, signature: StripeSignature, body: Uint8Array) =>
+  anyKeyMatches(keys, [utf8(`${signature.timestamp}.`), body], signature.signatures)

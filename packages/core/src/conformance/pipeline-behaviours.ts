@@ -5,14 +5,13 @@ import { NewOrder } from "../domain/order.js"
 import { WebhookRequest } from "../domain/webhook.js"
 import type { Lease } from "../services/lease.js"
 import { OrderStore } from "../services/order-store.js"
-import { Providers } from "../services/providers.js"
-import { type RetryPolicyOptions, RetryPolicy } from "../services/retry-policy.js"
+import type { RetryPolicyOptions } from "../services/retry-policy.js"
 import { deliver } from "../pipeline/deliver.js"
 import { receive } from "../pipeline/receive.js"
 import { sweep } from "../pipeline/sweep.js"
 import { withStoreFaults, type StoreFaults } from "../testing/faults.js"
 import { RecordingAlerter } from "../testing/recording-alerter.js"
-import { layerTestRenderer } from "../testing/renderer.js"
+import { layerTestPipeline } from "../testing/pipeline.js"
 import { MailerSteps, ScriptedMailer, type ScriptedMailerOptions } from "../testing/scripted-mailer.js"
 import { makeTestProvider, paidEvent, signTestRequest } from "../testing/test-provider.js"
 import { eventually, TEST_SECRET } from "../testing/fixtures.js"
@@ -32,18 +31,14 @@ export interface Scenario {
  */
 export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
   describe(`pipeline behaviours: ${name}`, () => {
-    const environment = (scenario: Scenario) => {
-      const store = scenario.faults ? withStoreFaults(makeLayer(), scenario.faults) : makeLayer()
-      return Layer.mergeAll(
-        store,
-        ScriptedMailer.layer(scenario.mailer),
-        RecordingAlerter.layer({ failing: scenario.alerterFails ?? false }),
-        Providers.layer(makeTestProvider({ secret: TEST_SECRET })),
-        layerTestRenderer,
-        // In-request retries without delay, so tests need not drive the clock through them.
-        RetryPolicy.layer({ inRequestBase: 0, ...scenario.policy })
-      )
-    }
+    const environment = (scenario: Scenario) =>
+      layerTestPipeline({
+        store: scenario.faults ? withStoreFaults(makeLayer(), scenario.faults) : makeLayer(),
+        providers: [makeTestProvider({ secret: TEST_SECRET })],
+        ...(scenario.mailer ? { mailer: scenario.mailer } : {}),
+        alerterFails: scenario.alerterFails ?? false,
+        ...(scenario.policy ? { policy: scenario.policy } : {})
+      })
     type Env = Layer.Layer.Success<ReturnType<typeof environment>>
     const scenario = (title: string, setup: Scenario, body: Effect.Effect<void, unknown, Env>) =>
       it.effect(title, () => Effect.provide(body, environment(setup)))

@@ -6,3 +6,4 @@
 export * from "./payload.js"
 export * from "./secrets.js"
 export * from "./timestamp.js"
+export * from "./signatures.js"

@@ -22,3 +22,4 @@ export {
   makeMemoryDeadLetters,
   makeMemoryMessageLedger
 } from "./memory-ledgers.js"
+export { failureOf, layerTestPipeline, type TestPipelineOptions } from "./pipeline.js"

@@ -1,0 +1,43 @@
+import { Effect, Exit, Layer } from "effect"
+import type { Lease } from "../services/lease.js"
+import type { OrderStore } from "../services/order-store.js"
+import { Providers, type WebhookProvider } from "../services/providers.js"
+import { RetryPolicy, type RetryPolicyOptions } from "../services/retry-policy.js"
+import { RecordingAlerter } from "./recording-alerter.js"
+import { layerTestRenderer } from "./renderer.js"
+import { ScriptedMailer, type ScriptedMailerOptions } from "./scripted-mailer.js"
+
+export interface TestPipelineOptions<E, R> {
+  /** The store under test (memory, SQLite, D1, …). */
+  readonly store: Layer.Layer<OrderStore | Lease, E, R>
+  /** Providers mounted in the registry: values, or effects building them. */
+  readonly providers: ReadonlyArray<WebhookProvider | Effect.Effect<WebhookProvider>>
+  readonly mailer?: ScriptedMailerOptions
+  readonly alerterFails?: boolean
+  /** In-request retries run without delay unless given, so tests need not drive the clock through them. */
+  readonly policy?: RetryPolicyOptions
+}
+
+/**
+ * Everything `receive`, `deliver` and `sweep` need, for a test: the given store
+ * and providers, the scripted mailer, the recording alerter, the test renderer.
+ */
+export const layerTestPipeline = <E, R>(options: TestPipelineOptions<E, R>) =>
+  Layer.mergeAll(
+    options.store,
+    ScriptedMailer.layer(options.mailer),
+    RecordingAlerter.layer({ failing: options.alerterFails ?? false }),
+    layerTestRenderer,
+    RetryPolicy.layer({ inRequestBase: 0, ...options.policy }),
+    Layer.mergeAll(Layer.empty, ...options.providers.map((provider) => Providers.register(provider))).pipe(
+      Layer.provideMerge(Providers.layer())
+    )
+  )
+
+/** The typed failure of an effect that must fail, for asserting its tag and fields. */
+export const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.exit(effect), (exit) => {
+    if (Exit.isSuccess(exit)) throw new Error(`expected a failure, got ${JSON.stringify(exit.value)}`)
+    if (exit.cause._tag !== "Fail") throw new Error(`expected a typed failure, got ${exit.cause._tag}`)
+    return exit.cause.error
+  })
