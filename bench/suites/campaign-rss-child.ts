@@ -1,7 +1,9 @@
 // A whole campaign in a child process, for its peak RSS (run by campaigns.ts):
 // `count` recipients streamed in, started, sent through the in-process queue by
 // a mailer that accepts every batch at once, on a SQLite file. Prints one JSON line.
-import { CampaignInProcessQueue, Campaigns, CampaignTemplate, Mailer, RetryPolicy, SendReceipt } from "@hookgate/core"
+import { RetryPolicy } from "@hookgate/core"
+import { CampaignInProcessQueue, Campaigns, CampaignTemplate } from "@hookgate/core/campaigns"
+import { Mailer, SendReceipt } from "@hookgate/core/mail"
 import { RecordingAlerter } from "@hookgate/core/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { Duration, Effect, Layer, Logger, LogLevel, Stream } from "effect"

@@ -1,13 +1,12 @@
+import { RetryPolicy } from "@hookgate/core"
 import {
   campaignBatchMessage,
   CampaignQueue,
   Campaigns,
   CampaignStore,
-  CampaignTemplate,
-  Mailer,
-  RetryPolicy,
-  SendReceipt
-} from "@hookgate/core"
+  CampaignTemplate
+} from "@hookgate/core/campaigns"
+import { Mailer, SendReceipt } from "@hookgate/core/mail"
 import { RecordingAlerter } from "@hookgate/core/testing"
 import { migrations } from "@hookgate/store-sql"
 import { SqliteStore } from "@hookgate/store-sqlite"

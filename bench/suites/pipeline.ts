@@ -1,5 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Mailer, Providers, receive, RetryPolicy, SendReceipt, type WebhookRequest } from "@hookgate/core"
+import { receive, RetryPolicy } from "@hookgate/core"
+import { Mailer, SendReceipt } from "@hookgate/core/mail"
+import { Providers, type WebhookRequest } from "@hookgate/core/providers"
 import { layerTestRenderer, makeTestProvider, paidEvent, RecordingAlerter, signTestRequest, TEST_SECRET } from "@hookgate/core/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import Database from "better-sqlite3"

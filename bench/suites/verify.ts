@@ -1,4 +1,4 @@
-import { utf8 } from "@hookgate/core"
+import { utf8 } from "@hookgate/core/providers"
 import { StandardWebhooksProvider } from "@hookgate/provider-standard"
 import { signStandardRequest } from "@hookgate/provider-standard/testing"
 import { StripeProvider } from "@hookgate/provider-stripe"

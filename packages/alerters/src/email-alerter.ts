@@ -1,4 +1,5 @@
-import { type Alert, AlertFailed, Alerter, type AlerterShape, Mailer, type MailerError, OutgoingEmail } from "@hookgate/core"
+import { type Alert, AlertFailed, Alerter, type AlerterShape } from "@hookgate/core/alerts"
+import { Mailer, type MailerError, OutgoingEmail } from "@hookgate/core/mail"
 import { Config, type ConfigError, Duration, Effect, Layer } from "effect"
 import { headline, plainText } from "./internal/format.js"
 import { alertIdempotencyKey } from "./internal/key.js"

@@ -1,4 +1,4 @@
-import { type Alert, AlertFailed, type AlerterShape } from "@hookgate/core"
+import { type Alert, AlertFailed, type AlerterShape } from "@hookgate/core/alerts"
 import { Effect } from "effect"
 
 /**

@@ -1,5 +1,5 @@
 import { HttpClient, type HttpClientError, HttpClientRequest } from "@effect/platform"
-import { Alert, AlertFailed, Alerter, type AlerterShape } from "@hookgate/core"
+import { Alert, AlertFailed, Alerter, type AlerterShape } from "@hookgate/core/alerts"
 import { Config, type ConfigError, Data, Duration, Effect, Layer, Redacted, Schema } from "effect"
 import { headline, plainText } from "./internal/format.js"
 import { retrying, type RetryOptions } from "./internal/retry.js"

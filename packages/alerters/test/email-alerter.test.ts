@@ -1,4 +1,5 @@
-import { Alert, Alerter, Mailer } from "@hookgate/core"
+import { Alert, Alerter } from "@hookgate/core/alerts"
+import { Mailer } from "@hookgate/core/mail"
 import { makeScriptedMailer, MailerSteps, type ScriptedMailerOptions } from "@hookgate/core/testing"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either, Layer } from "effect"

@@ -1,5 +1,8 @@
 import { FetchHttpClient } from "@effect/platform"
-import { Alerter, Mailer, OrderStore, Providers, receive, RetryPolicy, sweep } from "@hookgate/core"
+import { OrderStore, receive, RetryPolicy, sweep } from "@hookgate/core"
+import { Alerter } from "@hookgate/core/alerts"
+import { Mailer } from "@hookgate/core/mail"
+import { Providers } from "@hookgate/core/providers"
 import {
   layerMemoryStore,
   layerTestRenderer,

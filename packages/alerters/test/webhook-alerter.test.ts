@@ -1,5 +1,5 @@
 import { FetchHttpClient } from "@effect/platform"
-import { Alert, Alerter } from "@hookgate/core"
+import { Alert, Alerter } from "@hookgate/core/alerts"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Cause, ConfigProvider, Effect, Either, Exit, Layer, Redacted } from "effect"
 import { type AlertHook, startAlertHook } from "./hook-server.js"

@@ -1,4 +1,5 @@
-import { AlertFailed, type AlerterShape, type OrderStoreShape } from "@hookgate/core"
+import { type OrderStoreShape } from "@hookgate/core"
+import { AlertFailed, type AlerterShape } from "@hookgate/core/alerts"
 import { Clock, Effect, Option } from "effect"
 import { Background } from "./background.js"
 

@@ -1,12 +1,5 @@
-import {
-  CampaignQueue,
-  Campaigns,
-  type Decision,
-  Decisions,
-  delaySeconds,
-  type Delivery,
-  QueueUnavailable
-} from "@hookgate/core"
+import { CampaignQueue, Campaigns } from "@hookgate/core/campaigns"
+import { type Decision, Decisions, delaySeconds, type Delivery, QueueUnavailable } from "@hookgate/core/queue"
 import { Duration, Effect, Layer } from "effect"
 import { binding, type WorkerEnv } from "./env.js"
 import type { MissingBinding } from "./errors.js"

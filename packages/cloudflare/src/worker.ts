@@ -1,17 +1,16 @@
 import { HttpApp, type HttpRouter } from "@effect/platform"
 import {
-  Alerter,
   type Lease,
-  type Mailer,
   OrderStore,
-  type Providers,
   type Renderer,
   type RetryPolicy,
   sweep,
-  type SweepOptions,
-  webhookRoutes,
-  type WebhookRoutesOptions
+  type SweepOptions
 } from "@hookgate/core"
+import { Alerter } from "@hookgate/core/alerts"
+import { webhookRoutes, type WebhookRoutesOptions } from "@hookgate/core/http"
+import { type Mailer } from "@hookgate/core/mail"
+import { type Providers } from "@hookgate/core/providers"
 import { Context, Effect, Layer, Logger, Runtime } from "effect"
 import { Background, makeBackground } from "./background.js"
 import { deferredAlerter } from "./deferred-alerter.js"

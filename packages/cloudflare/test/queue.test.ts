@@ -1,15 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { makeWorker, type WorkerMessage } from "@hookgate/cloudflare"
-import {
-  Alerter,
-  Consumer,
-  deadLetterHandler,
-  DeadLetterStore,
-  Mailer,
-  OrderStore,
-  Providers,
-  RetryPolicy
-} from "@hookgate/core"
+import { OrderStore, RetryPolicy } from "@hookgate/core"
+import { Alerter } from "@hookgate/core/alerts"
+import { Mailer } from "@hookgate/core/mail"
+import { Providers } from "@hookgate/core/providers"
+import { Consumer, deadLetterHandler, DeadLetterStore } from "@hookgate/core/queue"
 import { layerMemoryLedgers, layerMemoryStore, layerTestRenderer, makeScriptedMailer } from "@hookgate/core/testing"
 import { Context, Effect, Layer, Logger, LogLevel, Schema } from "effect"
 import { executionContext } from "./support.js"

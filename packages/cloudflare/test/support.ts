@@ -1,13 +1,7 @@
-import {
-  type Alert,
-  Alerter,
-  AlertFailed,
-  Lease,
-  Mailer,
-  OrderStore,
-  Providers,
-  RetryPolicy
-} from "@hookgate/core"
+import { Lease, OrderStore, RetryPolicy } from "@hookgate/core"
+import { type Alert, Alerter, AlertFailed } from "@hookgate/core/alerts"
+import { Mailer } from "@hookgate/core/mail"
+import { Providers } from "@hookgate/core/providers"
 import {
   layerTestRenderer,
   makeMemoryStore,

@@ -1,39 +1,20 @@
 /**
- * @hookgate/core: payment webhooks into emails that go out once.
- * Domain schemas, errors, service tags, the pipeline and the shared HTTP handler.
+ * @hookgate/core: the order kernel. An order's domain and errors, the `OrderStore`,
+ * `Lease`, `Renderer` and `RetryPolicy` services, and the pipeline that takes a
+ * verified webhook to one email: `receive`, `deliver`, `sweep`.
+ *
+ * The other parts are their own entry points: `@hookgate/core/mail`, `/alerts`,
+ * `/providers`, `/queue`, `/campaigns`, `/http`, `/testing`, `/conformance`.
  */
-export * from "./domain/alert.js"
-export * from "./domain/campaign.js"
-export * from "./domain/message.js"
-export * from "./domain/email.js"
-export * from "./domain/fulfilment.js"
-export * from "./domain/order.js"
-export * from "./domain/webhook.js"
-export * from "./errors.js"
-export * from "./crypto/hmac.js"
-export * from "./provider-kit/index.js"
-export * from "./services/alerter.js"
-export * from "./services/campaign-queue.js"
-export * from "./services/campaign-store.js"
-export * from "./services/dead-letters.js"
-export * from "./services/message-ledger.js"
-export * from "./services/lease.js"
-export * from "./services/mailer.js"
-export * from "./services/order-store.js"
-export * from "./services/providers.js"
-export * from "./services/renderer.js"
-export * from "./services/retry-policy.js"
+export * from "./orders/order.js"
+export * from "./orders/fulfilment.js"
+export * from "./orders/errors.js"
+export * from "./orders/order-store.js"
+export * from "./orders/lease.js"
+export * from "./orders/renderer.js"
+export * from "./orders/retry-policy.js"
+export { Outcome } from "./orders/outcome.js"
+export { receive } from "./orders/receive.js"
+export { deliver } from "./orders/deliver.js"
+export { runSweeper, sweep, type SweepOptions, SweepReport } from "./orders/sweep.js"
 export { Metrics } from "./observability/metrics.js"
-export { attemptAlert, makeAlert, raiseAlert } from "./pipeline/alerts.js"
-export { deliver } from "./pipeline/deliver.js"
-export { orderIdempotencyKey } from "./pipeline/idempotency-key.js"
-export { Outcome } from "./pipeline/outcome.js"
-export { receive } from "./pipeline/receive.js"
-export { runSweeper, sweep, type SweepOptions, SweepReport } from "./pipeline/sweep.js"
-export * from "./http/contract.js"
-export { readBodyLimited } from "./http/read-body.js"
-export { DEFAULT_MAX_BODY_BYTES, handleWebhook, webhookRoutes, type WebhookRoutesOptions } from "./http/webhook-routes.js"
-export { toWebHandler } from "./http/web-handler.js"
-export { campaignRoutes, type CampaignRoutesOptions } from "./http/campaign-routes.js"
-export * from "./queue/index.js"
-export * from "./campaigns/index.js"

@@ -1,4 +1,4 @@
-import { toWebHandler, webhookRoutes } from "@hookgate/core"
+import { toWebHandler, webhookRoutes } from "@hookgate/core/http"
 import {
   layerMemoryStore,
   layerTestPipeline,

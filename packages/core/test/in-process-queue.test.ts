@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { OrderStore, RetryPolicy } from "@hookgate/core"
 import {
   Consumer,
   deadLetterHandler,
@@ -6,10 +7,8 @@ import {
   type Decision,
   Decisions,
   type Delivery,
-  makeInProcessQueue,
-  OrderStore,
-  RetryPolicy
-} from "@hookgate/core"
+  makeInProcessQueue
+} from "@hookgate/core/queue"
 import { layerMemoryLedgers, layerMemoryStore, RecordingAlerter } from "@hookgate/core/testing"
 import { Deferred, Duration, Effect, Layer, Logger, LogLevel, Ref, Schema } from "effect"
 

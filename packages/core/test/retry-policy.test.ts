@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { backoffDelay, makeRetryPolicy, orderIdempotencyKey } from "@hookgate/core"
+import { backoffDelay, makeRetryPolicy } from "@hookgate/core"
+import { orderIdempotencyKey } from "@hookgate/core/mail"
 import { Duration, Effect, Schedule } from "effect"
 
 describe("RetryPolicy", () => {

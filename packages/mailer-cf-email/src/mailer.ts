@@ -1,4 +1,11 @@
-import { Mailer, type MailerShape, type OutgoingEmail, Rejected, SendReceipt, Unknown } from "@hookgate/core"
+import {
+  Mailer,
+  type MailerShape,
+  type OutgoingEmail,
+  Rejected,
+  SendReceipt,
+  Unknown
+} from "@hookgate/core/mail"
 import { Clock, Duration, Effect, Layer } from "effect"
 import type { EmailMessageConstructor, EmailSendingMessage } from "./binding.js"
 import { domainOf, type ParsedMailbox, parseMailbox } from "./internal/addresses.js"

@@ -1,4 +1,4 @@
-import { OutgoingEmail } from "@hookgate/core"
+import { OutgoingEmail } from "@hookgate/core/mail"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Either } from "effect"
 import PostalMime from "postal-mime"

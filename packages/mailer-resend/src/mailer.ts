@@ -1,5 +1,13 @@
 import { HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { Mailer, type MailerError, type MailerShape, type OutgoingEmail, Rejected, SendReceipt, Unknown } from "@hookgate/core"
+import {
+  Mailer,
+  type MailerError,
+  type MailerShape,
+  type OutgoingEmail,
+  Rejected,
+  SendReceipt,
+  Unknown
+} from "@hookgate/core/mail"
 import { Clock, type ConfigError, Duration, Effect, Either, Layer, Schema } from "effect"
 import { classifyAnswer, type ClassifyOptions, classifyTransport } from "./internal/classify.js"
 import { fitIdempotencyKey } from "./internal/idempotency-key.js"

@@ -1,5 +1,5 @@
 import { FetchHttpClient } from "@effect/platform"
-import { Mailer } from "@hookgate/core"
+import { Mailer } from "@hookgate/core/mail"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Cause, ConfigProvider, Duration, Effect, Exit, Fiber, Layer, Redacted } from "effect"
 import * as net from "node:net"

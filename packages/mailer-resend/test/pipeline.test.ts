@@ -1,13 +1,7 @@
 import { FetchHttpClient } from "@effect/platform"
-import {
-  OrderStore,
-  OutgoingEmail,
-  Providers,
-  receive,
-  Renderer,
-  RetryPolicy,
-  sweep
-} from "@hookgate/core"
+import { OrderStore, receive, Renderer, RetryPolicy, sweep } from "@hookgate/core"
+import { OutgoingEmail } from "@hookgate/core/mail"
+import { Providers } from "@hookgate/core/providers"
 import { layerMemoryStore, layerTestRenderer, makeTestProvider, paidEvent, RecordingAlerter, signTestRequest } from "@hookgate/core/testing"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Clock, Duration, Effect, Layer, Redacted } from "effect"

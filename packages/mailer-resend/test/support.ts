@@ -1,6 +1,6 @@
 import { FetchHttpClient } from "@effect/platform"
-import type { MailerError, MailerShape } from "@hookgate/core"
-import { OutgoingEmail } from "@hookgate/core"
+import type { MailerError, MailerShape } from "@hookgate/core/mail"
+import { OutgoingEmail } from "@hookgate/core/mail"
 import { Effect, Either } from "effect"
 import { make, type ResendOptions } from "../src/index.js"
 import type { ResendTestServerShape } from "../src/testing/index.js"

@@ -1,4 +1,5 @@
-import { OutgoingEmail, Renderer } from "@hookgate/core"
+import { Renderer } from "@hookgate/core"
+import { OutgoingEmail } from "@hookgate/core/mail"
 
 const money = (amount: number, currency: string) => {
   try {

@@ -1,6 +1,7 @@
 import { HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { campaignRoutes, runSweeper, webhookRoutes } from "@hookgate/core"
+import { runSweeper } from "@hookgate/core"
+import { campaignRoutes, webhookRoutes } from "@hookgate/core/http"
 import { Duration, Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import type { GatewayConfig } from "./config.js"

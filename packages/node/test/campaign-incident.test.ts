@@ -1,15 +1,13 @@
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
+import { OrderStore, RetryPolicy } from "@hookgate/core"
 import {
   campaignBatchKey,
   CampaignInProcessQueue,
   Campaigns,
-  CampaignTemplate,
-  Mailer,
-  type MailerShape,
-  OrderStore,
-  RetryPolicy
-} from "@hookgate/core"
+  CampaignTemplate
+} from "@hookgate/core/campaigns"
+import { Mailer, type MailerShape } from "@hookgate/core/mail"
 import { RecordingAlerter } from "@hookgate/core/testing"
 import * as Resend from "@hookgate/mailer-resend"
 import { ResendTestServer } from "@hookgate/mailer-resend/testing"

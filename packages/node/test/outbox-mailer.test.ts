@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { OutgoingEmail } from "@hookgate/core"
+import { OutgoingEmail } from "@hookgate/core/mail"
 import { makeOutboxMailer } from "@hookgate/node"
 import { Effect } from "effect"
 import { readdirSync, readFileSync } from "node:fs"

@@ -1,4 +1,10 @@
-import { decoderFor, type Fulfilment, fulfilmentBuilder, type MalformedPayload, type VerifiedEvent } from "@hookgate/core"
+import { type Fulfilment } from "@hookgate/core"
+import {
+  decoderFor,
+  fulfilmentBuilder,
+  type MalformedPayload,
+  type VerifiedEvent
+} from "@hookgate/core/providers"
 import { Effect, Option } from "effect"
 import { CHECKOUT_COMPLETED, CheckoutCompletedEvent, type CompletedCheckout } from "./events.js"
 

@@ -8,4 +8,4 @@ export { type CreemConfigOptions, type CreemOptions, layer, layerConfig, make } 
 export { CHECKOUT_COMPLETED, CheckoutCompletedEvent, CompletedCheckout, CreemEventEnvelope, CreemMetadata } from "./events.js"
 export { creemFulfilment } from "./fulfilment.js"
 export { CREEM_SIGNATURE_HEADER, parseCreemSignature } from "./signature.js"
-export { type Secrets, secretsConfig, type SecretsInput } from "@hookgate/core"
+export { type Secrets, secretsConfig, type SecretsInput } from "@hookgate/core/providers"

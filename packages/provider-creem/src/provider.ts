@@ -10,7 +10,7 @@ import {
   SignatureError,
   VerifiedEvent,
   type WebhookProvider
-} from "@hookgate/core"
+} from "@hookgate/core/providers"
 import { type Config, type ConfigError, Effect, Either, type Layer } from "effect"
 import { CreemEventEnvelope } from "./events.js"
 import { creemFulfilment } from "./fulfilment.js"

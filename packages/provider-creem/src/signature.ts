@@ -1,4 +1,4 @@
-import { anyKeyMatches, fromHex, SignatureError } from "@hookgate/core"
+import { anyKeyMatches, fromHex, SignatureError } from "@hookgate/core/providers"
 import { Either } from "effect"
 
 /** The header Creem signs with (lower-cased, as `WebhookRequest` keeps header names). */

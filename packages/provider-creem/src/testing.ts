@@ -1,4 +1,4 @@
-import { hmacSha256, importHmacKey, toHex, utf8, WebhookRequest } from "@hookgate/core"
+import { hmacSha256, importHmacKey, toHex, utf8, WebhookRequest } from "@hookgate/core/providers"
 import { Effect, Redacted } from "effect"
 import { CREEM_SIGNATURE_HEADER } from "./signature.js"
 

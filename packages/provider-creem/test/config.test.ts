@@ -1,4 +1,4 @@
-import { Providers } from "@hookgate/core"
+import { Providers } from "@hookgate/core/providers"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Exit, Layer, Redacted } from "effect"
 import { vi } from "vitest"

@@ -1,4 +1,4 @@
-import { VerifiedEvent } from "@hookgate/core"
+import { VerifiedEvent } from "@hookgate/core/providers"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { creemFulfilment } from "../src/fulfilment.js"

@@ -1,4 +1,5 @@
-import { describeParseError, Fulfilment, MalformedPayload, type VerifiedEvent } from "@hookgate/core"
+import { Fulfilment } from "@hookgate/core"
+import { describeParseError, MalformedPayload, type VerifiedEvent } from "@hookgate/core/providers"
 import { Effect, Option, type ParseResult, Schema } from "effect"
 
 /** What a paying event yields; `orderId` becomes the order key `<provider>:<orderId>`. */

@@ -14,5 +14,5 @@ export {
 } from "./provider.js"
 export { fulfilOn, type FulfilOnOptions, type FulfilmentFields } from "./fulfil-on.js"
 export { HEADER_PREFIXES, parseStandardSignature, type StandardSignature } from "./signature.js"
-export { type Secrets, secretsConfig, type SecretsInput } from "@hookgate/core"
+export { type Secrets, secretsConfig, type SecretsInput } from "@hookgate/core/providers"
 export type { SecretFormat } from "./secret-format.js"

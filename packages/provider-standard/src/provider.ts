@@ -1,6 +1,6 @@
+import { type Fulfilment } from "@hookgate/core"
 import {
   checkTimestamp,
-  type Fulfilment,
   MalformedPayload,
   parseJsonBody,
   Providers,
@@ -11,7 +11,7 @@ import {
   SignatureError,
   VerifiedEvent,
   type WebhookProvider
-} from "@hookgate/core"
+} from "@hookgate/core/providers"
 import { type Config, type ConfigError, Duration, Effect, Either, type Layer, type Option } from "effect"
 import { importKeys, type SecretFormat } from "./secret-format.js"
 import { matchesAnyKey, parseStandardSignature } from "./signature.js"

@@ -1,4 +1,4 @@
-import { fromBase64, importSecretKeys, type Secrets, utf8 } from "@hookgate/core"
+import { fromBase64, importSecretKeys, type Secrets, utf8 } from "@hookgate/core/providers"
 
 /**
  * How a secret string becomes the HMAC key:

@@ -1,4 +1,10 @@
-import { anyKeyMatches, fromBase64, SignatureError, utf8, type WebhookRequest } from "@hookgate/core"
+import {
+  anyKeyMatches,
+  fromBase64,
+  SignatureError,
+  utf8,
+  type WebhookRequest
+} from "@hookgate/core/providers"
 import { Either } from "effect"
 
 /** The three headers, under the spec's `webhook-*` names or Svix's `svix-*` ones. */

@@ -1,4 +1,4 @@
-import { hmacSha256, importHmacKey, toBase64, utf8, WebhookRequest } from "@hookgate/core"
+import { hmacSha256, importHmacKey, toBase64, utf8, WebhookRequest } from "@hookgate/core/providers"
 import { Clock, Effect, Redacted } from "effect"
 import { type SecretFormat, secretKeyBytes } from "./secret-format.js"
 import { signedPrefix } from "./signature.js"

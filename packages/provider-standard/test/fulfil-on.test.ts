@@ -1,4 +1,4 @@
-import { VerifiedEvent } from "@hookgate/core"
+import { VerifiedEvent } from "@hookgate/core/providers"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, Schema } from "effect"
 import { fulfilOn } from "../src/fulfil-on.js"

@@ -1,4 +1,5 @@
-import { OrderStore, type SignatureFailure, type WebhookRequest } from "@hookgate/core"
+import { OrderStore } from "@hookgate/core"
+import { type SignatureFailure, type WebhookRequest } from "@hookgate/core/providers"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { signStandardRequest, standardSignature } from "../src/testing.js"

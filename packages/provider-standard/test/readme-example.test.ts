@@ -1,4 +1,5 @@
-import { Providers, receive, RetryPolicy } from "@hookgate/core"
+import { receive, RetryPolicy } from "@hookgate/core"
+import { Providers } from "@hookgate/core/providers"
 import { layerTestRenderer, RecordingAlerter, ScriptedMailer } from "@hookgate/core/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { describe, expect, it } from "@effect/vitest"

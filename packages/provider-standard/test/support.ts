@@ -1,4 +1,7 @@
-import { type Lease, type OrderStore, receive, type WebhookProvider, WebhookRequest } from "@hookgate/core"
+// Named here so the inferred types of the helpers below can be emitted.
+export type { Mailer } from "@hookgate/core/mail"
+import { type Lease, type OrderStore, receive } from "@hookgate/core"
+import { type WebhookProvider, WebhookRequest } from "@hookgate/core/providers"
 import { failureOf, layerTestPipeline, type ScriptedMailerOptions } from "@hookgate/core/testing"
 import { type Effect, type Layer, Redacted, Schema, TestClock } from "effect"
 import { SqliteStore } from "@hookgate/store-sqlite"

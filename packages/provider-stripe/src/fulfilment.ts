@@ -1,4 +1,5 @@
-import { decoderFor, type Fulfilment, fulfilmentBuilder, MalformedPayload, type VerifiedEvent } from "@hookgate/core"
+import { type Fulfilment } from "@hookgate/core"
+import { decoderFor, fulfilmentBuilder, MalformedPayload, type VerifiedEvent } from "@hookgate/core/providers"
 import { Effect, Option } from "effect"
 import { CheckoutSessionStatus, PAID_STATUSES, PaidCheckoutSessionEvent, PAYING_EVENT_TYPES } from "./events.js"
 

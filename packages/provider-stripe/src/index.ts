@@ -22,4 +22,4 @@ export {
 } from "./events.js"
 export { stripeFulfilment } from "./fulfilment.js"
 export { parseStripeSignature, STRIPE_SIGNATURE_HEADER, type StripeSignature } from "./signature.js"
-export { type Secrets, secretsConfig, type SecretsInput } from "@hookgate/core"
+export { type Secrets, secretsConfig, type SecretsInput } from "@hookgate/core/providers"

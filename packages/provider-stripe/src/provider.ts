@@ -11,7 +11,7 @@ import {
   SignatureError,
   VerifiedEvent,
   type WebhookProvider
-} from "@hookgate/core"
+} from "@hookgate/core/providers"
 import { type Config, type ConfigError, Duration, Effect, Either, type Layer } from "effect"
 import { StripeEventEnvelope } from "./events.js"
 import { stripeFulfilment } from "./fulfilment.js"

@@ -1,4 +1,4 @@
-import { anyKeyMatches, fromHex, SignatureError, utf8 } from "@hookgate/core"
+import { anyKeyMatches, fromHex, SignatureError, utf8 } from "@hookgate/core/providers"
 import { Either } from "effect"
 
 /** The header Stripe signs with (lower-cased, as `WebhookRequest` keeps header names). */

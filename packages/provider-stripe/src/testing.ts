@@ -1,4 +1,4 @@
-import { hmacSha256, importHmacKey, toHex, utf8, WebhookRequest } from "@hookgate/core"
+import { hmacSha256, importHmacKey, toHex, utf8, WebhookRequest } from "@hookgate/core/providers"
 import { Clock, Effect, Redacted } from "effect"
 import { STRIPE_SIGNATURE_HEADER } from "./signature.js"
 

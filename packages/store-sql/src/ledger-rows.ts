@@ -1,5 +1,6 @@
-import { CampaignTemplate, DeadLetter, MessageRecord } from "@hookgate/core"
-import type { BatchMember, CampaignRow } from "@hookgate/core"
+import { CampaignTemplate } from "@hookgate/core/campaigns"
+import { DeadLetter, MessageRecord } from "@hookgate/core/queue"
+import type { BatchMember, CampaignRow } from "@hookgate/core/campaigns"
 import { Schema } from "effect"
 
 /** Row codecs of the message ledger, dead letters and campaign ledger (integers from numbers or numeric strings). */

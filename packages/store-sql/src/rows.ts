@@ -1,4 +1,5 @@
-import { Alert, EventReceipt, Fulfilment, Order } from "@hookgate/core"
+import { EventReceipt, Fulfilment, Order } from "@hookgate/core"
+import { Alert } from "@hookgate/core/alerts"
 import { Schema } from "effect"
 
 /**

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { type BatchReservation, type CampaignStoreShape, type LedgerCounts, StoreUnavailable } from "@hookgate/core"
+import { StoreUnavailable } from "@hookgate/core"
+import { type BatchReservation, type CampaignStoreShape, type LedgerCounts } from "@hookgate/core/campaigns"
 import { Effect, Option } from "effect"
 import { decodeCampaign, decodeMember, encodeTemplate } from "./ledger-rows.js"
 

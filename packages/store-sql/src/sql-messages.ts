@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { type DeadLetterStoreShape, type MessageLedgerShape, StoreUnavailable } from "@hookgate/core"
+import { StoreUnavailable } from "@hookgate/core"
+import { type DeadLetterStoreShape, type MessageLedgerShape } from "@hookgate/core/queue"
 import { Effect, Option } from "effect"
 import { decodeDeadLetter, decodeMessage } from "./ledger-rows.js"
 

@@ -1,10 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import {
-  CampaignStore,
-  DeadLetterStore,
   Lease,
-  MessageLedger,
   type LeaseShape,
   type NewOrder,
   newLeasedOrder,
@@ -12,6 +9,8 @@ import {
   type OrderStoreShape,
   StoreUnavailable
 } from "@hookgate/core"
+import { CampaignStore } from "@hookgate/core/campaigns"
+import { DeadLetterStore, MessageLedger } from "@hookgate/core/queue"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlAtomic } from "./atomic.js"
 import { decodeAlert, decodeOrder, decodeReceipt, StatsRow } from "./rows.js"

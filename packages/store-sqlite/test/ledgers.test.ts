@@ -1,6 +1,7 @@
 import * as Statement from "@effect/sql/Statement"
 import { describe, expect, it } from "@effect/vitest"
-import { CampaignInProcessQueue, Campaigns, RetryPolicy } from "@hookgate/core"
+import { RetryPolicy } from "@hookgate/core"
+import { CampaignInProcessQueue, Campaigns } from "@hookgate/core/campaigns"
 import {
   campaignBehaviours,
   campaignStoreConformance,

@@ -1,6 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
-import { once } from "@hookgate/core"
+import { once } from "@hookgate/core/queue"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { Effect, Ref } from "effect"
 import { spawn } from "node:child_process"

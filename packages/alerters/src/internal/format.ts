@@ -1,4 +1,4 @@
-import type { Alert } from "@hookgate/core"
+import type { Alert } from "@hookgate/core/alerts"
 
 const TITLES: Record<Alert["kind"], string> = {
   capped: "an order reached the attempt cap",

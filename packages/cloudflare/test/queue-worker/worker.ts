@@ -11,19 +11,12 @@ import {
   makeWorker,
   type WorkerQueueProducer
 } from "@hookgate/cloudflare"
-import {
-  Alerter,
-  campaignBatchMessage,
-  CampaignQueue,
-  Campaigns,
-  CampaignTemplate,
-  Consumer,
-  deadLetterHandler,
-  Mailer,
-  Providers,
-  RetryPolicy,
-  SendReceipt
-} from "@hookgate/core"
+import { RetryPolicy } from "@hookgate/core"
+import { Alerter } from "@hookgate/core/alerts"
+import { campaignBatchMessage, CampaignQueue, Campaigns, CampaignTemplate } from "@hookgate/core/campaigns"
+import { Mailer, SendReceipt } from "@hookgate/core/mail"
+import { Providers } from "@hookgate/core/providers"
+import { Consumer, deadLetterHandler } from "@hookgate/core/queue"
 import { layerTestRenderer } from "@hookgate/core/testing"
 import { Context, Effect, Layer, Schema, Stream } from "effect"
 

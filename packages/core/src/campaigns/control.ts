@@ -1,8 +1,8 @@
 import { Clock, Effect, Option } from "effect"
-import { campaignBatchMessage, type CampaignState } from "../domain/campaign.js"
-import { step } from "../observability/spans.js"
-import { CampaignQueue } from "../services/campaign-queue.js"
-import { CampaignStore } from "../services/campaign-store.js"
+import { campaignBatchMessage, type CampaignState } from "./campaign.js"
+import { step } from "../internal/spans.js"
+import { CampaignQueue } from "./campaign-queue.js"
+import { CampaignStore } from "./campaign-store.js"
 import { CampaignNotFound, CampaignStateError } from "./errors.js"
 import { campaignStatus } from "./status.js"
 

@@ -1,6 +1,6 @@
 import { Clock, Effect, Either, Schema } from "effect"
-import { CampaignBatchMessage } from "../domain/campaign.js"
-import type { StoreUnavailable } from "../errors.js"
+import { CampaignBatchMessage } from "./campaign.js"
+import type { StoreUnavailable } from "../orders/errors.js"
 import { keepDeadLetter } from "../queue/dead-letter.js"
 import { type Decision, Decision as Decisions, type Delivery, retryDelay, retryNoLaterThan } from "../queue/delivery.js"
 import type { BatchOutcome } from "./send-batch.js"

@@ -8,3 +8,6 @@ export { CampaignOptions, type CampaignOptionsShape, defaultCampaignOptions } fr
 export { fill, renderCampaignEmail } from "./render.js"
 export { BatchOutcome, sendCampaignBatch } from "./send-batch.js"
 export { campaignStatus } from "./status.js"
+export * from "./campaign.js"
+export * from "./campaign-store.js"
+export * from "./campaign-queue.js"

@@ -1,6 +1,6 @@
-import type { CampaignTemplate } from "../domain/campaign.js"
-import { OutgoingEmail } from "../domain/email.js"
-import type { BatchMember } from "../services/campaign-store.js"
+import type { CampaignTemplate } from "./campaign.js"
+import { OutgoingEmail } from "../mail/email.js"
+import type { BatchMember } from "./campaign-store.js"
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g
 

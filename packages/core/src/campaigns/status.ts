@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
-import { CampaignStatus } from "../domain/campaign.js"
+import { CampaignStatus } from "./campaign.js"
 import { Metrics } from "../observability/metrics.js"
-import { CampaignStore } from "../services/campaign-store.js"
+import { CampaignStore } from "./campaign-store.js"
 import { CampaignNotFound } from "./errors.js"
 
 /**

@@ -2,8 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, type Layer, Option, Stream } from "effect"
 import { createCampaign } from "../campaigns/create.js"
 import { campaignStatus } from "../campaigns/status.js"
-import { CampaignTemplate, type Recipient } from "../domain/campaign.js"
-import { type BatchMember, CampaignStore, type MemberResult } from "../services/campaign-store.js"
+import { CampaignTemplate, type Recipient } from "../campaigns/campaign.js"
+import { type BatchMember, CampaignStore, type MemberResult } from "../campaigns/campaign-store.js"
 import type { LedgerServices } from "./ledger-services.js"
 
 export const TEMPLATE = new CampaignTemplate({

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
-import { Alert } from "../domain/alert.js"
-import { SendReceipt } from "../domain/email.js"
-import { EventReceipt } from "../domain/order.js"
-import { Lease } from "../services/lease.js"
-import { OrderStore } from "../services/order-store.js"
+import { Alert } from "../alerts/alert.js"
+import { SendReceipt } from "../mail/email.js"
+import { EventReceipt } from "../orders/order.js"
+import { Lease } from "../orders/lease.js"
+import { OrderStore } from "../orders/order-store.js"
 import { newOrder } from "../testing/fixtures.js"
 
 /**

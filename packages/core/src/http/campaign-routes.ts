@@ -1,7 +1,7 @@
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Either, Option, Schema, Sink, Stream } from "effect"
 import { Campaigns } from "../campaigns/campaigns.js"
-import { CampaignTemplate } from "../domain/campaign.js"
+import { CampaignTemplate } from "../campaigns/campaign.js"
 import { readBodyLimited } from "./read-body.js"
 
 export interface CampaignRoutesOptions {

@@ -1,12 +1,7 @@
-import type {
-  BodyTooLarge,
-  MalformedPayload,
-  OrderConflict,
-  SignatureError,
-  StoreUnavailable,
-  UnknownProvider
-} from "../errors.js"
-import type { Outcome } from "../pipeline/outcome.js"
+import type { BodyTooLarge } from "./errors.js"
+import type { MalformedPayload, SignatureError, UnknownProvider } from "../providers/errors.js"
+import type { OrderConflict, StoreUnavailable } from "../orders/errors.js"
+import type { Outcome } from "../orders/outcome.js"
 
 /** The one place where outcomes and errors become HTTP statuses (DESIGN.md's contract table). */
 

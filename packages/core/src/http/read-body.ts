@@ -1,6 +1,6 @@
 import type { HttpServerRequest } from "@effect/platform"
 import { Effect, Stream } from "effect"
-import { BodyTooLarge } from "../errors.js"
+import { BodyTooLarge } from "./errors.js"
 
 /**
  * Reads a request body as bytes, refusing more than `limitBytes`: by its

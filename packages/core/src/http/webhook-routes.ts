@@ -1,8 +1,8 @@
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect } from "effect"
-import { WebhookRequest } from "../domain/webhook.js"
-import { MalformedPayload } from "../errors.js"
-import { receive } from "../pipeline/receive.js"
+import { WebhookRequest } from "../providers/webhook.js"
+import { MalformedPayload } from "../providers/errors.js"
+import { receive } from "../orders/receive.js"
 import { answerDefect, answerError, answerOutcome, type ContractAnswer } from "./contract.js"
 import { readBodyLimited } from "./read-body.js"
 

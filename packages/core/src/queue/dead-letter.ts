@@ -1,9 +1,9 @@
 import { Clock, Effect } from "effect"
-import { DeadLetter } from "../domain/message.js"
+import { DeadLetter } from "./message.js"
 import { Metrics } from "../observability/metrics.js"
-import { step } from "../observability/spans.js"
-import { makeAlert, raiseAlert } from "../pipeline/alerts.js"
-import { DeadLetterStore } from "../services/dead-letters.js"
+import { step } from "../internal/spans.js"
+import { makeAlert, raiseAlert } from "../alerts/raise.js"
+import { DeadLetterStore } from "./dead-letters.js"
 import { type Decision, Decision as Decisions, type Delivery, retryDelay } from "./delivery.js"
 
 export interface DeadLetterOptions {

@@ -1,5 +1,5 @@
 import { Data, Duration, Effect, Option } from "effect"
-import { backoffDelay, makeRetryPolicy, RetryPolicy } from "../services/retry-policy.js"
+import { backoffDelay, makeRetryPolicy, RetryPolicy } from "../orders/retry-policy.js"
 
 /** One delivery of a queue message, as every queue adapter hands it to a handler. */
 export interface Delivery<A = unknown> {

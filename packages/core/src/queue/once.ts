@@ -1,9 +1,9 @@
 import { Cause, Clock, Data, Duration, Effect, Exit, Option, Schema } from "effect"
 import { Metrics } from "../observability/metrics.js"
-import { step } from "../observability/spans.js"
-import type { StoreUnavailable } from "../errors.js"
-import { MessageLedger } from "../services/message-ledger.js"
-import { RetryPolicy } from "../services/retry-policy.js"
+import { step } from "../internal/spans.js"
+import type { StoreUnavailable } from "../orders/errors.js"
+import { MessageLedger } from "./message-ledger.js"
+import { RetryPolicy } from "../orders/retry-policy.js"
 
 /** What `once` did with one delivery. */
 export type OnceResult<A> = Data.TaggedEnum<{

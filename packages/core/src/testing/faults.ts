@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
-import { StoreUnavailable } from "../errors.js"
-import { Lease } from "../services/lease.js"
-import { OrderStore } from "../services/order-store.js"
+import { StoreUnavailable } from "../orders/errors.js"
+import { Lease } from "../orders/lease.js"
+import { OrderStore } from "../orders/order-store.js"
 
 export interface StoreFaults {
   /** The first n `put` calls fail with `StoreUnavailable` (nothing is written). */

@@ -1,6 +1,6 @@
 import { Effect, Redacted } from "effect"
-import { Fulfilment, fulfilmentHash } from "../domain/fulfilment.js"
-import { NewOrder } from "../domain/order.js"
+import { Fulfilment, fulfilmentHash } from "../orders/fulfilment.js"
+import { NewOrder } from "../orders/order.js"
 
 export const TEST_SECRET = Redacted.make("whsec_conformance_secret")
 

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
-import type { CampaignState, CampaignTemplate } from "../domain/campaign.js"
-import { type DeadLetter, MessageRecord } from "../domain/message.js"
+import type { CampaignState, CampaignTemplate } from "../campaigns/campaign.js"
+import { type DeadLetter, MessageRecord } from "../queue/message.js"
 import {
   type BatchMember,
   type BatchReservation,
@@ -8,9 +8,9 @@ import {
   CampaignStore,
   type CampaignStoreShape,
   type LedgerCounts
-} from "../services/campaign-store.js"
-import { DeadLetterStore, type DeadLetterStoreShape } from "../services/dead-letters.js"
-import { MessageLedger, type MessageLedgerShape } from "../services/message-ledger.js"
+} from "../campaigns/campaign-store.js"
+import { DeadLetterStore, type DeadLetterStoreShape } from "../queue/dead-letters.js"
+import { MessageLedger, type MessageLedgerShape } from "../queue/message-ledger.js"
 
 /**
  * In-memory `MessageLedger`, `DeadLetterStore` and `CampaignStore` with the SQL

@@ -1,8 +1,8 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { Alert } from "../domain/alert.js"
-import { type EventReceipt, newLeasedOrder, Order, type OrderStatus, type StoreStats } from "../domain/order.js"
-import { Lease, type LeaseShape } from "../services/lease.js"
-import { OrderStore, type OrderStoreShape } from "../services/order-store.js"
+import { Alert } from "../alerts/alert.js"
+import { type EventReceipt, newLeasedOrder, Order, type OrderStatus, type StoreStats } from "../orders/order.js"
+import { Lease, type LeaseShape } from "../orders/lease.js"
+import { OrderStore, type OrderStoreShape } from "../orders/order-store.js"
 
 /**
  * An in-memory `OrderStore` and `Lease` with the SQL store's semantics: each

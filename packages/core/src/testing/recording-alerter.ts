@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Ref } from "effect"
-import type { Alert } from "../domain/alert.js"
-import { AlertFailed } from "../errors.js"
-import { Alerter } from "../services/alerter.js"
+import type { Alert } from "../alerts/alert.js"
+import { AlertFailed } from "../alerts/errors.js"
+import { Alerter } from "../alerts/alerter.js"
 
 export interface RecordingAlerterShape {
   /** Alerts the alerter was asked to deliver (including failed attempts). */

@@ -1,7 +1,7 @@
 import { Context, Data, Duration, Effect, Layer, Ref } from "effect"
-import { type OutgoingEmail, SendReceipt } from "../domain/email.js"
-import { type MailerError, Rejected, Transient, Unknown } from "../errors.js"
-import { Mailer, type MailerShape } from "../services/mailer.js"
+import { type OutgoingEmail, SendReceipt } from "../mail/email.js"
+import { type MailerError, Rejected, Transient, Unknown } from "../mail/errors.js"
+import { Mailer, type MailerShape } from "../mail/mailer.js"
 
 /** What the scripted mailer does on one call. */
 export type MailerStep = Data.TaggedEnum<{

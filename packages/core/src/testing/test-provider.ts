@@ -1,9 +1,9 @@
 import { Effect, Option, Redacted, Schema } from "effect"
-import { fromHex, hmacSha256, importHmacKey, timingSafeEqual, toHex, utf8 } from "../crypto/hmac.js"
-import { Fulfilment } from "../domain/fulfilment.js"
-import { VerifiedEvent, WebhookRequest } from "../domain/webhook.js"
-import { MalformedPayload, SignatureError } from "../errors.js"
-import type { WebhookProvider } from "../services/providers.js"
+import { fromHex, hmacSha256, importHmacKey, timingSafeEqual, toHex, utf8 } from "../providers/hmac.js"
+import { Fulfilment } from "../orders/fulfilment.js"
+import { VerifiedEvent, WebhookRequest } from "../providers/webhook.js"
+import { MalformedPayload, SignatureError } from "../providers/errors.js"
+import type { WebhookProvider } from "../providers/providers.js"
 
 /**
  * An HMAC test provider: `x-test-signature` is the hex HMAC-SHA256 of the raw

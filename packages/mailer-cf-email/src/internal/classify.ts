@@ -1,4 +1,4 @@
-import { type MailerError, Rejected, Transient, Unknown } from "@hookgate/core"
+import { type MailerError, Rejected, Transient, Unknown } from "@hookgate/core/mail"
 import type { Duration } from "effect"
 
 export interface ClassifyOptions {

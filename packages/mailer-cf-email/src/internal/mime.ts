@@ -1,4 +1,4 @@
-import type { OutgoingEmail } from "@hookgate/core"
+import type { OutgoingEmail } from "@hookgate/core/mail"
 import { createMimeMessage, Mailbox } from "mimetext/browser"
 
 /** RFC 2045: base64 body lines of at most 76 characters. */

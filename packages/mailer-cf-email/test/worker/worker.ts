@@ -4,17 +4,9 @@
  * `send_email` bindings. Bundled by esbuild in the tests; `cloudflare:*` stays external.
  */
 import { EmailMessage } from "cloudflare:email"
-import {
-  type MailerError,
-  Mailer,
-  OrderStore,
-  OutgoingEmail,
-  Providers,
-  receive,
-  RetryPolicy,
-  sweep,
-  WebhookRequest
-} from "@hookgate/core"
+import { OrderStore, receive, RetryPolicy, sweep } from "@hookgate/core"
+import { type MailerError, Mailer, OutgoingEmail } from "@hookgate/core/mail"
+import { Providers, WebhookRequest } from "@hookgate/core/providers"
 import { layerMemoryStore, layerTestRenderer, makeTestProvider, RecordingAlerter } from "@hookgate/core/testing"
 import { Duration, Effect, Layer, ManagedRuntime, Redacted, Schema } from "effect"
 import { type EmailMessageLike, type EmailSendingMessage, layer as cloudflareEmail, type SendEmailBinding } from "../../src/index.js"

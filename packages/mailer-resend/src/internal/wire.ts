@@ -1,4 +1,4 @@
-import type { OutgoingEmail } from "@hookgate/core"
+import type { OutgoingEmail } from "@hookgate/core/mail"
 
 /** Resend's JSON for one email (snake_case, `to` as a list). */
 export const toResendEmail = (email: OutgoingEmail) => ({

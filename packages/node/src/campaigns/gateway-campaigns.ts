@@ -1,4 +1,4 @@
-import { CampaignInProcessQueue, Campaigns } from "@hookgate/core"
+import { CampaignInProcessQueue, Campaigns } from "@hookgate/core/campaigns"
 import { type Duration, Effect, Layer, Schedule } from "effect"
 
 /**

@@ -1,5 +1,5 @@
 import { type Error as PlatformErrors, FileSystem } from "@effect/platform"
-import type { Recipient } from "@hookgate/core"
+import type { Recipient } from "@hookgate/core/campaigns"
 import { Effect, Stream } from "effect"
 
 /** Splits one CSV line, honouring double quotes ("a, b" and "" inside quotes). */

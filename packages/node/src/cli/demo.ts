@@ -1,6 +1,7 @@
 import { Command } from "@effect/cli"
 import { FetchHttpClient } from "@effect/platform"
-import { Mailer, makeRetryPolicy, OrderStore, RetryPolicy, sweep, Transient } from "@hookgate/core"
+import { makeRetryPolicy, OrderStore, RetryPolicy, sweep } from "@hookgate/core"
+import { Mailer, Transient } from "@hookgate/core/mail"
 import { ConfigProvider, Console, Duration, Effect, Layer, Logger, LogLevel, Redacted, Ref } from "effect"
 import { mkdtemp, readdir } from "node:fs/promises"
 import { tmpdir } from "node:os"

@@ -1,4 +1,5 @@
-import type { Alert, Order, SweepReport } from "@hookgate/core"
+import type { Order, SweepReport } from "@hookgate/core"
+import type { Alert } from "@hookgate/core/alerts"
 import { Console } from "effect"
 
 /** Aligned plain-text tables for the terminal. */

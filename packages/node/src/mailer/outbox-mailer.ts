@@ -1,4 +1,4 @@
-import { Mailer, type MailerShape, Rejected, SendReceipt, Transient } from "@hookgate/core"
+import { Mailer, type MailerShape, Rejected, SendReceipt, Transient } from "@hookgate/core/mail"
 import { buildMime, IDEMPOTENCY_HEADER } from "@hookgate/mailer-cf-email"
 import { Clock, Effect, Layer } from "effect"
 import { mkdir, writeFile } from "node:fs/promises"

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { hmacSha256, timingSafeEqual } from "../crypto/hmac.js"
+import { hmacSha256, timingSafeEqual } from "./hmac.js"
 
 /**
  * Whether any of the given signatures is the HMAC of `parts` under any key:

@@ -1,6 +1,6 @@
 import { Context, type Effect } from "effect"
-import type { DeadLetter } from "../domain/message.js"
-import type { StoreUnavailable } from "../errors.js"
+import type { DeadLetter } from "./message.js"
+import type { StoreUnavailable } from "../orders/errors.js"
 
 export interface DeadLetterStoreShape {
   /**

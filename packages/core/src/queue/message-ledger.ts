@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
-import type { MessageRecord } from "../domain/message.js"
-import type { StoreUnavailable } from "../errors.js"
+import type { MessageRecord } from "./message.js"
+import type { StoreUnavailable } from "../orders/errors.js"
 
 /** What a delivery of a message found when it tried to take the message's lease. */
 export type MessageAcquire =

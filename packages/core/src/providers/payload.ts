@@ -1,6 +1,6 @@
 import { Effect, ParseResult, Schema } from "effect"
-import { Fulfilment } from "../domain/fulfilment.js"
-import { MalformedPayload } from "../errors.js"
+import { Fulfilment } from "../orders/fulfilment.js"
+import { MalformedPayload } from "./errors.js"
 
 // Fatal: a body that is not valid UTF-8 is malformed, not silently repaired.
 const decoder = new TextDecoder("utf-8", { fatal: true })

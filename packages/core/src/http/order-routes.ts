@@ -1,5 +1,6 @@
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { OrderStatus, OrderStore, sweep, timingSafeEqual, utf8 } from "@hookgate/core"
+import { OrderStatus, OrderStore, sweep } from "@hookgate/core"
+import { timingSafeEqual, utf8 } from "@hookgate/core/providers"
 import { Clock, Effect, Option, Redacted, Schema } from "effect"
 
 /**

@@ -1,6 +1,6 @@
 import { Context, type Duration, type Effect } from "effect"
-import type { OutgoingEmail, SendReceipt } from "../domain/email.js"
-import type { MailerError } from "../errors.js"
+import type { OutgoingEmail, SendReceipt } from "./email.js"
+import type { MailerError } from "./errors.js"
 
 export interface SendOptions {
   /** Derived from the order key alone: identical for every sender and every retry. */

@@ -1,7 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
-import type { Alert } from "../domain/alert.js"
-import type { EventReceipt, NewOrder, Order, OrderStatus, StoreStats } from "../domain/order.js"
-import type { StoreUnavailable } from "../errors.js"
+import type { Alert } from "../alerts/alert.js"
+import type { EventReceipt, NewOrder, Order, OrderStatus, StoreStats } from "./order.js"
+import type { StoreUnavailable } from "./errors.js"
 import type { Leased } from "./lease.js"
 
 /**

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, type Option, Ref } from "effect"
-import type { VerifiedEvent, WebhookRequest } from "../domain/webhook.js"
-import type { Fulfilment } from "../domain/fulfilment.js"
-import { type MalformedPayload, type SignatureError, UnknownProvider } from "../errors.js"
+import type { VerifiedEvent, WebhookRequest } from "./webhook.js"
+import type { Fulfilment } from "../orders/fulfilment.js"
+import { type MalformedPayload, type SignatureError, UnknownProvider } from "./errors.js"
 
 /** A payment provider plugin: verifies a raw webhook and maps paying events to a fulfilment. */
 export interface WebhookProvider {

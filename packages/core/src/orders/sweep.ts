@@ -1,8 +1,8 @@
 import { Clock, Effect, Schema } from "effect"
-import { OrderStore } from "../services/order-store.js"
-import { RetryPolicy } from "../services/retry-policy.js"
+import { OrderStore } from "./order-store.js"
+import { RetryPolicy } from "./retry-policy.js"
 import { deliver } from "./deliver.js"
-import { step } from "../observability/spans.js"
+import { step } from "../internal/spans.js"
 
 export class SweepReport extends Schema.Class<SweepReport>("SweepReport")({
   /** Due orders found. */

@@ -1,9 +1,9 @@
 import { Clock, Effect } from "effect"
-import { Alert, type AlertKind } from "../domain/alert.js"
+import { Alert, type AlertKind } from "./alert.js"
 import { Metrics } from "../observability/metrics.js"
-import { step } from "../observability/spans.js"
-import { Alerter } from "../services/alerter.js"
-import { OrderStore } from "../services/order-store.js"
+import { step } from "../internal/spans.js"
+import { Alerter } from "./alerter.js"
+import { OrderStore } from "../orders/order-store.js"
 
 export const makeAlert = (
   fields: { readonly id: string; readonly kind: AlertKind; readonly orderKey: string | null; readonly message: string },

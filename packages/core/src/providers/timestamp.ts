@@ -1,5 +1,5 @@
 import { Clock, Effect } from "effect"
-import { SignatureError } from "../errors.js"
+import { SignatureError } from "./errors.js"
 
 /**
  * Refuses a signed timestamp more than `toleranceSeconds` from now, in either

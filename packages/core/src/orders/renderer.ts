@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
-import type { OutgoingEmail } from "../domain/email.js"
-import type { Order } from "../domain/order.js"
-import { RenderError } from "../errors.js"
+import type { OutgoingEmail } from "../mail/email.js"
+import type { Order } from "./order.js"
+import { RenderError } from "./errors.js"
 
 export interface RendererShape {
   readonly render: (order: Order) => Effect.Effect<OutgoingEmail, RenderError>

@@ -1,9 +1,9 @@
 import { Clock, Duration, Effect, Option } from "effect"
-import { Lease } from "../services/lease.js"
-import { RetryPolicy } from "../services/retry-policy.js"
+import { Lease } from "./lease.js"
+import { RetryPolicy } from "./retry-policy.js"
 import { Outcome } from "./outcome.js"
 import { sendLeased } from "./send-leased.js"
-import { step } from "../observability/spans.js"
+import { step } from "../internal/spans.js"
 
 /**
  * One delivery attempt of a stored order, for the sweep and for operators:

@@ -1,5 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { CampaignBatchMessage } from "../domain/campaign.js"
+import type { CampaignBatchMessage } from "./campaign.js"
 import type { QueueUnavailable } from "../queue/errors.js"
 
 /**

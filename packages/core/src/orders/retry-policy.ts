@@ -1,5 +1,5 @@
 import { Chunk, Config, Context, Duration, Effect, Layer, Schedule } from "effect"
-import type { MailerError } from "../errors.js"
+import type { MailerError } from "../mail/errors.js"
 
 export interface RetryPolicyShape {
   /** Retries of a `Transient` mailer error inside one request: short and jittered. */

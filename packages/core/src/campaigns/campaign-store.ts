@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
-import type { CampaignState, CampaignTemplate, Recipient } from "../domain/campaign.js"
-import type { StoreUnavailable } from "../errors.js"
+import type { CampaignState, CampaignTemplate, Recipient } from "./campaign.js"
+import type { StoreUnavailable } from "../orders/errors.js"
 
 /** A campaign's own row (its recipients are ledger rows of their own). */
 export interface CampaignRow {

@@ -1,8 +1,8 @@
 import { Context, type Effect, type Option } from "effect"
-import type { Alert } from "../domain/alert.js"
-import type { SendReceipt } from "../domain/email.js"
-import type { Order } from "../domain/order.js"
-import type { StoreUnavailable } from "../errors.js"
+import type { Alert } from "../alerts/alert.js"
+import type { SendReceipt } from "../mail/email.js"
+import type { Order } from "./order.js"
+import type { StoreUnavailable } from "./errors.js"
 
 /** A lease held on an order: the token proves ownership, the order is its state when leased. */
 export interface Leased {

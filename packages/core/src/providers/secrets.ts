@@ -1,5 +1,5 @@
 import { Array as Arr, Config, ConfigError, Effect, Either, Redacted } from "effect"
-import { importHmacKey, utf8 } from "../crypto/hmac.js"
+import { importHmacKey, utf8 } from "./hmac.js"
 
 /** Signing secrets, newest first. Several are active while one is being rolled. */
 export type Secrets = Arr.NonEmptyReadonlyArray<Redacted.Redacted<string>>

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
-import type { Alert } from "../domain/alert.js"
-import type { AlertFailed } from "../errors.js"
+import type { Alert } from "./alert.js"
+import type { AlertFailed } from "./errors.js"
 
 export interface AlerterShape {
   readonly alert: (alert: Alert) => Effect.Effect<void, AlertFailed>

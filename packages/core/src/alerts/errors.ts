@@ -1,0 +1,6 @@
+import { Schema } from "effect"
+
+/** The alerter could not tell the owner; recorded on the stored alert. */
+export class AlertFailed extends Schema.TaggedError<AlertFailed>()("AlertFailed", {
+  detail: Schema.String
+}) {}

@@ -1,0 +1,8 @@
+/**
+ * @hookgate/core/alerts: telling the owner. Alerts are stored first, then the
+ * `Alerter` is attempted and its outcome recorded on the stored alert.
+ */
+export * from "./alert.js"
+export * from "./errors.js"
+export * from "./alerter.js"
+export { attemptAlert, makeAlert, raiseAlert } from "./raise.js"

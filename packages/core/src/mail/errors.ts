@@ -1,0 +1,43 @@
+import { Duration, Schema } from "effect"
+
+// The three classes every mailer maps its failures into.
+
+/** Safe to retry: 429, 5xx, a network failure before the request was written. */
+export class Transient extends Schema.TaggedError<Transient>()("Transient", {
+  mailer: Schema.String,
+  detail: Schema.String,
+  /** The provider asked us to wait at least this long (Retry-After). */
+  retryAfter: Schema.optional(Schema.DurationFromSelf),
+  /** The owner should hear of it (a daily or monthly quota, say). */
+  alert: Schema.optional(Schema.Boolean)
+}) {
+  override get message() {
+    return `${this.mailer}: transient failure: ${this.detail}`
+  }
+}
+
+/** Permanent: an invalid address, a validation error. Retrying will not help. */
+export class Rejected extends Schema.TaggedError<Rejected>()("Rejected", {
+  mailer: Schema.String,
+  detail: Schema.String,
+  code: Schema.optional(Schema.String)
+}) {
+  override get message() {
+    return `${this.mailer}: rejected: ${this.detail}`
+  }
+}
+
+/** The provider may or may not have accepted it: a timeout after the request was sent. */
+export class Unknown extends Schema.TaggedError<Unknown>()("Unknown", {
+  mailer: Schema.String,
+  detail: Schema.String
+}) {
+  override get message() {
+    return `${this.mailer}: outcome unknown: ${this.detail}`
+  }
+}
+
+export type MailerError = Transient | Rejected | Unknown
+
+export const retryAfterOf = (error: MailerError): Duration.Duration =>
+  error._tag === "Transient" && error.retryAfter !== undefined ? error.retryAfter : Duration.zero

@@ -1,0 +1,40 @@
+import { Schema } from "effect"
+
+/** The failures of verifying and decoding a webhook (statuses in http/contract.ts). */
+
+export class UnknownProvider extends Schema.TaggedError<UnknownProvider>()("UnknownProvider", {
+  provider: Schema.String
+}) {
+  override get message() {
+    return `no webhook provider named "${this.provider}" is mounted`
+  }
+}
+
+export const SignatureFailure = Schema.Literal(
+  "missing_header",
+  "malformed_header",
+  "no_matching_signature",
+  "timestamp_too_old",
+  "timestamp_in_future"
+)
+export type SignatureFailure = typeof SignatureFailure.Type
+
+/** Says which check failed; never carries a secret or an expected signature. */
+export class SignatureError extends Schema.TaggedError<SignatureError>()("SignatureError", {
+  provider: Schema.String,
+  reason: SignatureFailure,
+  detail: Schema.String
+}) {
+  override get message() {
+    return `${this.provider} signature rejected (${this.reason}): ${this.detail}`
+  }
+}
+
+export class MalformedPayload extends Schema.TaggedError<MalformedPayload>()("MalformedPayload", {
+  provider: Schema.String,
+  detail: Schema.String
+}) {
+  override get message() {
+    return `${this.provider} payload is malformed: ${this.detail}`
+  }
+}
