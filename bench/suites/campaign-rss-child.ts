@@ -41,7 +41,7 @@ const layer = Campaigns.layerInProcess({ concurrency: 2 }).pipe(
     SqliteStore.layer({ filename }),
     instantMailer,
     RecordingAlerter.layer(),
-    RetryPolicy.Default,
+    RetryPolicy.layer(),
     Logger.minimumLogLevel(LogLevel.Error)
   ))
 )

@@ -8,7 +8,7 @@ import {
 } from "@hookgate/core/campaigns"
 import { Mailer, SendReceipt } from "@hookgate/core/mail"
 import { RecordingAlerter } from "@hookgate/core/testing"
-import { migrations } from "@hookgate/store-sql"
+import { SqlStore } from "@hookgate/store-sql"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import Database from "better-sqlite3"
 import { Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime, Stream } from "effect"
@@ -77,12 +77,12 @@ export const hookgatePerBatch = async () => {
   const { count, layer: tracer } = countingTracer()
   const runtimeOn = (name: string, traced: boolean) =>
     ManagedRuntime.make(
-      Campaigns.layer.pipe(
+      Campaigns.layer().pipe(
         Layer.provideMerge(Layer.mergeAll(
           SqliteStore.layer({ filename: tempDb(name) }),
           instantMailer,
           RecordingAlerter.layer(),
-          RetryPolicy.Default,
+          RetryPolicy.layer(),
           Layer.succeed(CampaignQueue, { enqueue: () => Effect.void }),
           Logger.minimumLogLevel(LogLevel.Error)
         )),
@@ -137,7 +137,7 @@ export const hookgatePerBatch = async () => {
 export const rowAtATimePerBatch = async () => {
   const db = new Database(tempDb("rows.db"))
   db.pragma("journal_mode = WAL")
-  for (const statement of migrations.flatMap((m) => m.statements)) db.exec(statement)
+  for (const statement of SqlStore.migrations.flatMap((m) => m.statements)) db.exec(statement)
   db.prepare(`INSERT INTO hookgate_campaigns (campaign_id, template, state, total, batch_size, batches, duplicates_prevented, created_at, updated_at)
 VALUES ('bench', '{}', 'running', 0, 100, 0, 0, 0, 0)`).run()
   const insert = db.prepare(`INSERT INTO hookgate_campaign_recipients (campaign_id, seq, email, vars, status, attempts, uncertain, solo)
@@ -171,7 +171,7 @@ WHERE campaign_id = 'bench' AND seq = ? AND lease_token = ?`)
 export const batchedSqlPerBatch = async () => {
   const db = new Database(tempDb("batched.db"))
   db.pragma("journal_mode = WAL")
-  for (const statement of migrations.flatMap((m) => m.statements)) db.exec(statement)
+  for (const statement of SqlStore.migrations.flatMap((m) => m.statements)) db.exec(statement)
   db.prepare(`INSERT INTO hookgate_campaigns (campaign_id, template, state, total, batch_size, batches, duplicates_prevented, created_at, updated_at)
 VALUES ('bench', '{}', 'running', 0, 100, 0, 0, 0, 0)`).run()
   const insert = db.prepare(`INSERT INTO hookgate_campaign_recipients (campaign_id, seq, email, vars, status, attempts, uncertain, solo)

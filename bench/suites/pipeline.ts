@@ -10,7 +10,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { migrations } from "@hookgate/store-sql"
+import { SqlStore } from "@hookgate/store-sql"
 import { type BenchSuite, countingTracer, figure } from "../lib.js"
 
 /**
@@ -38,7 +38,7 @@ const gatewayLayer = (filename: string) =>
     RecordingAlerter.layer(),
     Providers.layer(makeTestProvider({ secret: TEST_SECRET })),
     layerTestRenderer,
-    RetryPolicy.Default
+    RetryPolicy.layer()
   )
 
 const signedRequests = (prefix: string, count: number) =>
@@ -110,7 +110,7 @@ const baselineRate = async (requests: ReadonlyArray<WebhookRequest>, hmac: "node
   const db = new Database(tempDb(`baseline-${hmac}.db`))
   db.pragma("journal_mode = WAL")
   db.pragma("busy_timeout = 5000")
-  for (const statement of migrations.flatMap((m) => m.statements)) db.exec(statement)
+  for (const statement of SqlStore.migrations.flatMap((m) => m.statements)) db.exec(statement)
   const insert = db.prepare(`INSERT INTO hookgate_orders (
   order_key, provider, event_id, event_type, email, product, amount, currency, metadata, payload_hash,
   status, attempts, next_attempt_at, lease_token, lease_expires_at, uncertain,

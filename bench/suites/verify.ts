@@ -1,7 +1,7 @@
 import { utf8 } from "@hookgate/core/providers"
-import { StandardWebhooksProvider } from "@hookgate/provider-standard"
+import { StandardWebhooks } from "@hookgate/provider-standard"
 import { signStandardRequest } from "@hookgate/provider-standard/testing"
-import { StripeProvider } from "@hookgate/provider-stripe"
+import { Stripe as StripeProvider } from "@hookgate/provider-stripe"
 import { checkoutSessionEvent, signStripeRequest } from "@hookgate/provider-stripe/testing"
 import { Effect, Redacted } from "effect"
 import { Webhook } from "standardwebhooks"
@@ -97,7 +97,7 @@ const run = async () => {
   const standardPayload = standardEvent()
   const standardRequest = await Effect.runPromise(signStandardRequest(standardSecret, standardPayload, { id: "msg_bench" }))
   const standardProvider = await Effect.runPromise(
-    StandardWebhooksProvider.make({ name: "bench", secrets: Redacted.make(standardSecret), fulfilment: () => Effect.succeedNone })
+    StandardWebhooks.make({ name: "bench", secrets: Redacted.make(standardSecret), fulfilment: () => Effect.succeedNone })
   )
   const standardSdk = new Webhook(standardSecret)
 

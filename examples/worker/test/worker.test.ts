@@ -1,6 +1,6 @@
-import { d1Migrations } from "@hookgate/store-d1"
+import { D1Store } from "@hookgate/store-d1"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
-import { type Example, eventually, RESEND_API_KEY, startExample } from "./support/harness.js"
+import { ADMIN_TOKEN, type Example, eventually, RESEND_API_KEY, startExample } from "./support/harness.js"
 import { CREEM_SECRET, creemCheckout, STRIPE_SECRET, stripeCheckout } from "./support/webhooks.js"
 
 // One Miniflare for the file (the Worker bundled once by wrangler); tables emptied per test.
@@ -19,7 +19,7 @@ const HOUR = 3_600_000
 describe("the example Worker, bundled by wrangler, in Miniflare", () => {
   it("migrated D1 on its first run, recording the file in d1_migrations as wrangler does", async () => {
     const applied = await example.db("cloudflare").prepare("SELECT name FROM d1_migrations ORDER BY id").all()
-    expect(applied.results).toEqual(d1Migrations.map((m) => ({ name: m.name })))
+    expect(applied.results).toEqual(D1Store.d1Migrations.map((m) => ({ name: m.name })))
     expect(example.bundle.contents.length).toBeGreaterThan(0)
     expect(example.cron).toBe("*/10 * * * *")
   })
@@ -39,6 +39,16 @@ describe("the example Worker, bundled by wrangler, in Miniflare", () => {
     // Nothing trails behind the answers.
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(await example.log.emails()).toHaveLength(1)
+  })
+
+  it("serves core's admin routes behind HOOKGATE_ADMIN_TOKEN: 401 without it, the order with it", async () => {
+    const webhook = await stripeCheckout("cs_test_admin")
+    expect((await example.post("cloudflare", webhook)).body).toMatchObject({ status: "sent" })
+    const path = `/admin/orders/${encodeURIComponent("stripe:cs_test_admin")}`
+    expect(await example.get("cloudflare", path)).toEqual({ status: 401, body: { status: "unauthorized" } })
+    expect((await example.get("cloudflare", path, { authorization: "Bearer wrong" })).status).toBe(401)
+    expect(await example.get("cloudflare", path, { authorization: `Bearer ${ADMIN_TOKEN}` }))
+      .toMatchObject({ status: 200, body: { order: { key: "stripe:cs_test_admin", status: "sent" } } })
   })
 
   it("a Creem checkout goes through the same Worker (both providers are mounted)", async () => {

@@ -1,10 +1,10 @@
 import { type Alert, AlertFailed, Alerter, type AlerterShape } from "@hookgate/core/alerts"
-import { Mailer, type MailerError, OutgoingEmail } from "@hookgate/core/mail"
+import { alertIdempotencyKey, Mailer, type MailerError, OutgoingEmail } from "@hookgate/core/mail"
 import { Config, type ConfigError, Duration, Effect, Layer } from "effect"
 import { headline, plainText } from "./internal/format.js"
-import { alertIdempotencyKey } from "./internal/key.js"
 import { retrying, type RetryOptions } from "./internal/retry.js"
 
+/** Where alert emails go and come from. */
 export interface EmailAlerterOptions extends RetryOptions {
   /** The owner's address. */
   readonly to: string
@@ -38,9 +38,8 @@ export const make = (options: EmailAlerterOptions): Effect.Effect<AlerterShape, 
           text: plainText(alert),
           headers: { "X-Hookgate-Alert": alert.kind }
         })
-        const idempotencyKey = yield* alertIdempotencyKey(alert.id)
         yield* retrying(
-          mailer.send(email, { idempotencyKey }),
+          mailer.send(email, { idempotencyKey: alertIdempotencyKey(alert.id) }),
           options,
           retryable,
           (error) => (error._tag === "Transient" && error.retryAfter !== undefined ? error.retryAfter : Duration.zero)
@@ -52,6 +51,7 @@ export const make = (options: EmailAlerterOptions): Effect.Effect<AlerterShape, 
     return { alert }
   })
 
+/** The email alerter as the `Alerter` service; needs a `Mailer`. */
 export const layer = (options: EmailAlerterOptions): Layer.Layer<Alerter, never, Mailer> =>
   Layer.effect(Alerter, make(options))
 
@@ -61,7 +61,7 @@ export const EmailAlerterConfig: Config.Config<EmailAlerterOptions> = Config.all
   from: Config.nonEmptyString("HOOKGATE_ALERT_EMAIL_FROM")
 })
 
-export const layerConfig: Layer.Layer<Alerter, ConfigError.ConfigError, Mailer> = Layer.effect(
-  Alerter,
-  Effect.flatMap(EmailAlerterConfig, make)
-)
+/** The email alerter from Config (`EmailAlerterConfig` by default). */
+export const layerConfig = (
+  config: Config.Config<EmailAlerterOptions> = EmailAlerterConfig
+): Layer.Layer<Alerter, ConfigError.ConfigError, Mailer> => Layer.effect(Alerter, Effect.flatMap(config, make))

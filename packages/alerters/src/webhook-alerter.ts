@@ -4,6 +4,7 @@ import { Config, type ConfigError, Data, Duration, Effect, Layer, Redacted, Sche
 import { headline, plainText } from "./internal/format.js"
 import { retrying, type RetryOptions } from "./internal/retry.js"
 
+/** Where alerts are POSTed, and how long a POST may take. */
 export interface WebhookAlerterOptions extends RetryOptions {
   /** Where to POST; a Slack incoming-webhook URL is a secret, so it is `Redacted`. */
   readonly url: Redacted.Redacted<string>
@@ -75,6 +76,7 @@ export const make = (options: WebhookAlerterOptions): Effect.Effect<AlerterShape
     return { alert }
   })
 
+/** The webhook alerter as the `Alerter` service; needs an `HttpClient`. */
 export const layer = (options: WebhookAlerterOptions): Layer.Layer<Alerter, never, HttpClient.HttpClient> =>
   Layer.effect(Alerter, make(options))
 
@@ -84,7 +86,7 @@ export const WebhookAlerterConfig: Config.Config<WebhookAlerterOptions> = Config
   timeout: Config.duration("HOOKGATE_ALERT_WEBHOOK_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10)))
 })
 
-export const layerConfig: Layer.Layer<Alerter, ConfigError.ConfigError, HttpClient.HttpClient> = Layer.effect(
-  Alerter,
-  Effect.flatMap(WebhookAlerterConfig, make)
-)
+/** The webhook alerter from Config (`WebhookAlerterConfig` by default). */
+export const layerConfig = (
+  config: Config.Config<WebhookAlerterOptions> = WebhookAlerterConfig
+): Layer.Layer<Alerter, ConfigError.ConfigError, HttpClient.HttpClient> => Layer.effect(Alerter, Effect.flatMap(config, make))

@@ -89,7 +89,7 @@ describe("EmailAlerter", () => {
       )
       yield* Effect.flatMap(Alerter, (alerter) => alerter.alert(alert())).pipe(
         Effect.provide(
-          EmailAlerter.layerConfig.pipe(
+          EmailAlerter.layerConfig().pipe(
             Layer.provide(Layer.succeed(Mailer, mailer)),
             Layer.provide(Layer.setConfigProvider(config))
           )

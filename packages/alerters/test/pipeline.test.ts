@@ -1,6 +1,6 @@
 import { FetchHttpClient } from "@effect/platform"
 import { OrderStore, receive, RetryPolicy, sweep } from "@hookgate/core"
-import { Alerter } from "@hookgate/core/alerts"
+import { Alerter, AlertStore } from "@hookgate/core/alerts"
 import { Mailer } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
 import {
@@ -33,7 +33,7 @@ const webhook = (orderId: string) =>
     (request) => receive("test", request)
   )
 const order = (id: string) => Effect.flatMap(OrderStore, (s) => Effect.flatMap(s.get(`test:${id}`), (o) => Effect.orDie(o)))
-const storedAlerts = Effect.flatMap(OrderStore, (s) => s.alerts({ limit: 10 }))
+const storedAlerts = Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))
 
 const pipeline = (alerter: Layer.Layer<Alerter>, mailer: ScriptedMailerOptions) =>
   Layer.mergeAll(

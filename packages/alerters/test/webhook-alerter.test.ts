@@ -3,7 +3,7 @@ import { Alert, Alerter } from "@hookgate/core/alerts"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Cause, ConfigProvider, Effect, Either, Exit, Layer, Redacted } from "effect"
 import { type AlertHook, startAlertHook } from "./hook-server.js"
-import { WebhookAlerter, type WebhookAlerterOptions } from "../src/index.js"
+import { WebhookAlerter } from "../src/index.js"
 
 const alert = new Alert({
   id: "failed:test:o2:tok",
@@ -24,7 +24,7 @@ beforeEach(() => hook.reset())
 
 const SECRET_PATH = "/services/T000/B000/s3cr3tTOKEN"
 
-const alerterFor = (options: Partial<WebhookAlerterOptions> = {}) =>
+const alerterFor = (options: Partial<WebhookAlerter.WebhookAlerterOptions> = {}) =>
   WebhookAlerter.make({ url: Redacted.make(`${hook.url}${SECRET_PATH}`), retryBase: "1 millis", ...options }).pipe(
     Effect.provide(FetchHttpClient.layer)
   )
@@ -94,7 +94,7 @@ describe("WebhookAlerter", () => {
       const config = ConfigProvider.fromMap(new Map([["HOOKGATE_ALERT_WEBHOOK_URL", `${hook.url}/from-config`]]))
       yield* Effect.flatMap(Alerter, (alerter) => alerter.alert(alert)).pipe(
         Effect.provide(
-          WebhookAlerter.layerConfig.pipe(
+          WebhookAlerter.layerConfig().pipe(
             Layer.provide(FetchHttpClient.layer),
             Layer.provide(Layer.setConfigProvider(config))
           )

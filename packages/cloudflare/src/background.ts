@@ -1,5 +1,6 @@
 import { Context, Effect, Runtime } from "effect"
 
+/** Work deferred past the answer. */
 export interface BackgroundShape {
   /** Runs `effect` after the invocation's answer is ready, kept alive by `ctx.waitUntil`. */
   readonly defer: (effect: Effect.Effect<void>) => Effect.Effect<void>

@@ -1,10 +1,11 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { D1Client } from "@effect/sql-d1"
-import { type D1Database, type D1MigrationError, D1Store, type SqlStoreServices } from "@hookgate/store-d1"
+import { D1Store } from "@hookgate/store-d1"
 import { Effect, Layer } from "effect"
 import { binding, type WorkerEnv } from "./env.js"
 import type { MissingBinding } from "./errors.js"
 
+/** Which D1 binding, and whether to migrate on start. */
 export interface D1BindingOptions {
   /** The D1 binding's name in wrangler.jsonc (default `DB`). */
   readonly binding?: string
@@ -16,14 +17,14 @@ export interface D1BindingOptions {
 }
 
 /** The D1 binding from `env`. */
-export const d1Binding = (name = "DB") => binding<D1Database>(name, "prepare", "batch")
+export const d1Binding = (name = "DB") => binding<D1Store.D1Database>(name, "prepare", "batch")
 
 /** hookgate's D1 store on the binding named in `options` (default `DB`). */
 export const layerD1Store = (
   options: D1BindingOptions = {}
 ): Layer.Layer<
-  SqlStoreServices | SqlClient.SqlClient | D1Client.D1Client,
-  MissingBinding | D1MigrationError,
+  D1Store.SqlStoreServices | SqlClient.SqlClient | D1Client.D1Client,
+  MissingBinding | D1Store.D1MigrationError,
   WorkerEnv
 > =>
   Layer.unwrapEffect(

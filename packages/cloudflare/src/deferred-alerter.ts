@@ -1,5 +1,4 @@
-import { type OrderStoreShape } from "@hookgate/core"
-import { AlertFailed, type AlerterShape } from "@hookgate/core/alerts"
+import { AlertFailed, type AlerterShape, type AlertStoreShape } from "@hookgate/core/alerts"
 import { Clock, Effect, Option } from "effect"
 import { Background } from "./background.js"
 
@@ -16,14 +15,14 @@ export const DEFERRED_DETAIL = "delivery deferred to ctx.waitUntil; its outcome 
  * deferral, not a delivery that has not happened; when the deferred attempt
  * ends it records the real outcome (delivered at, or the error) on the same alert.
  */
-export const deferredAlerter = (inner: AlerterShape, store: OrderStoreShape): AlerterShape => ({
+export const deferredAlerter = (inner: AlerterShape, store: AlertStoreShape): AlerterShape => ({
   alert: (alert) =>
     Effect.flatMap(Effect.serviceOption(Background), (background) => {
       if (Option.isNone(background)) return inner.alert(alert)
       const deliverAndRecord = Effect.either(inner.alert(alert)).pipe(
         Effect.flatMap((result) =>
           Effect.flatMap(Clock.currentTimeMillis, (at) =>
-            store.markAlert(alert.id, { at, error: result._tag === "Left" ? result.left.detail : null }))
+            store.recordAttempt(alert.id, { at, error: result._tag === "Left" ? result.left.detail : null }))
         ),
         Effect.catchAll((error) => Effect.logError("could not record a deferred alert's delivery", error)),
         Effect.withSpan("hookgate.alert.deferred", { attributes: { kind: alert.kind } })

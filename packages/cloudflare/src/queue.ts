@@ -1,5 +1,5 @@
 import { CampaignQueue, Campaigns } from "@hookgate/core/campaigns"
-import { type Decision, Decisions, delaySeconds, type Delivery, QueueUnavailable } from "@hookgate/core/queue"
+import { Decision, delaySeconds, type Delivery, QueueUnavailable } from "@hookgate/core/queue"
 import { Duration, Effect, Layer } from "effect"
 import { binding, type WorkerEnv } from "./env.js"
 import type { MissingBinding } from "./errors.js"
@@ -25,7 +25,7 @@ export const consumeBatch = <R>(batch: WorkerMessageBatch, consumer: QueueConsum
     (message: WorkerMessage) =>
       consumer({ queue: batch.queue, id: message.id, body: message.body, attempts: message.attempts }).pipe(
         Effect.catchAllCause((cause) =>
-          Effect.as(Effect.logError("queue consumer died; the message is retried", cause), Decisions.Retry({ delay: Duration.zero }) as Decision)
+          Effect.as(Effect.logError("queue consumer died; the message is retried", cause), Decision.Retry({ delay: Duration.zero }) as Decision)
         ),
         Effect.flatMap((decision) =>
           Effect.sync(() =>

@@ -9,6 +9,7 @@ export interface WorkerExecutionContext {
   waitUntil(promise: Promise<unknown>): void
 }
 
+/** The cron controller Workers hand to `scheduled`. */
 export interface WorkerScheduledController {
   /** The cron expression that fired, e.g. `*\/10 * * * *`. */
   readonly cron: string
@@ -28,6 +29,7 @@ export interface WorkerMessage {
   retry(options?: { delaySeconds?: number }): void
 }
 
+/** A batch of Queue messages Workers hand to `queue`. */
 export interface WorkerMessageBatch {
   readonly queue: string
   readonly messages: ReadonlyArray<WorkerMessage>

@@ -1,13 +1,13 @@
 import { HttpApp, type HttpRouter } from "@effect/platform"
 import {
   type Lease,
-  OrderStore,
+  type OrderStore,
   type Renderer,
   type RetryPolicy,
   sweep,
   type SweepOptions
 } from "@hookgate/core"
-import { Alerter } from "@hookgate/core/alerts"
+import { Alerter, AlertStore } from "@hookgate/core/alerts"
 import { webhookRoutes, type WebhookRoutesOptions } from "@hookgate/core/http"
 import { type Mailer } from "@hookgate/core/mail"
 import { type Providers } from "@hookgate/core/providers"
@@ -21,8 +21,9 @@ import { consumeBatch, type QueueConsumer } from "./queue.js"
 import type { WorkerExecutionContext, WorkerMessageBatch, WorkerScheduledController } from "./runtime-types.js"
 
 /** What the pipeline needs: the user's layer provides all of it. */
-export type WorkerServices = Providers | OrderStore | Lease | Mailer | Alerter | Renderer | RetryPolicy
+export type WorkerServices = Providers | OrderStore | Lease | AlertStore | Mailer | Alerter | Renderer | RetryPolicy
 
+/** Options of `makeWorker`. */
 export interface MakeWorkerOptions<E, R = never> {
   /**
    * Everything the pipeline needs, built once per isolate from `env`: read
@@ -53,8 +54,10 @@ export interface MakeWorkerOptions<E, R = never> {
   readonly jsonLogs?: boolean
 }
 
+/** The Worker's `env`, as Workers pass it. */
 export type WorkerEnvInput = object
 
+/** The handlers for `export default`. */
 export interface HookgateWorker {
   readonly fetch: (request: Request, env: WorkerEnvInput, ctx: WorkerExecutionContext) => Promise<Response>
   readonly scheduled: (controller: WorkerScheduledController, env: WorkerEnvInput, ctx: WorkerExecutionContext) => Promise<void>
@@ -77,7 +80,7 @@ const unavailable = () =>
  */
 export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): HookgateWorker => {
   const withDeferredAlerts = Layer.map(options.layer, (context) =>
-    Context.add(context, Alerter, deferredAlerter(Context.get(context, Alerter), Context.get(context, OrderStore))))
+    Context.add(context, Alerter, deferredAlerter(Context.get(context, Alerter), Context.get(context, AlertStore))))
   const logger = options.jsonLogs === false ? Layer.empty : Logger.json
   const runtimeFor = isolateRuntime(
     (env) => withDeferredAlerts.pipe(Layer.provide(layerEnv(env)), Layer.provideMerge(logger)),
@@ -116,7 +119,8 @@ export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): Hook
       try {
         await Runtime.runPromise(runtime)(
           sweep({ limit: 50, concurrency: 4, ...options.sweep }).pipe(
-            Effect.tap((report) => Effect.logInfo("sweep", report)),
+            // The report's counts as log fields, which Workers Logs index.
+            Effect.tap((report) => Effect.annotateLogs(Effect.logInfo("sweep"), { ...report })),
             Effect.annotateLogs({ cron: controller.cron, scheduledTime: controller.scheduledTime }),
             Effect.provideService(Background, background.service)
           )

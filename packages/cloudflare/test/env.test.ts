@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { binding, configProviderFromEnv, layerD1Store, WorkerEnv } from "@hookgate/cloudflare"
+import { Cloudflare } from "@hookgate/cloudflare"
 import { OrderStore } from "@hookgate/core"
 import { Config, Effect, Layer, Redacted } from "effect"
 import { Miniflare } from "miniflare"
@@ -19,22 +19,22 @@ describe("bindings and secrets from env", () => {
       expect(String(secret)).toBe("<redacted>")
       expect(yield* Config.string("MAILER")).toBe("resend")
       expect((yield* Effect.either(Config.string("DB")))._tag).toBe("Left")
-    }).pipe(Effect.withConfigProvider(configProviderFromEnv(env))))
+    }).pipe(Effect.withConfigProvider(Cloudflare.configProviderFromEnv(env))))
 
   it.effect("binding checks the binding is there and has the methods asked for", () =>
     Effect.gen(function*() {
-      expect(yield* binding<{ send: () => void }>("EMAIL", "send")).toBe(env.EMAIL)
-      const missing = yield* Effect.flip(binding("QUEUE"))
+      expect(yield* Cloudflare.binding<{ send: () => void }>("EMAIL", "send")).toBe(env.EMAIL)
+      const missing = yield* Effect.flip(Cloudflare.binding("QUEUE"))
       expect(missing).toMatchObject({ _tag: "MissingBinding", name: "QUEUE" })
-      const wrong = yield* Effect.flip(binding("MAILER", "send"))
+      const wrong = yield* Effect.flip(Cloudflare.binding("MAILER", "send"))
       expect(wrong.message).toContain("has no binding \"MAILER\" (with send)")
-    }).pipe(Effect.provideService(WorkerEnv, env)))
+    }).pipe(Effect.provideService(Cloudflare.WorkerEnv, env)))
 
   it.effect("layerD1Store fails with MissingBinding when env has no such D1 binding", () =>
     Effect.gen(function*() {
-      const error = yield* Effect.flip(Effect.provide(OrderStore, layerD1Store({ binding: "NOPE" })))
+      const error = yield* Effect.flip(Effect.provide(OrderStore, Cloudflare.layerD1Store({ binding: "NOPE" })))
       expect(error._tag).toBe("MissingBinding")
-    }).pipe(Effect.provideService(WorkerEnv, env)))
+    }).pipe(Effect.provideService(Cloudflare.WorkerEnv, env)))
 
   it.effect("layerD1Store serves the store on a real D1 binding, migrating it when asked", () =>
     Effect.gen(function*() {
@@ -48,8 +48,8 @@ describe("bindings and secrets from env", () => {
       )
       const db = yield* Effect.promise(() => mf.getD1Database("HOOKGATE_DB"))
       const stats = yield* Effect.flatMap(OrderStore, (store) => store.stats).pipe(
-        Effect.provide(layerD1Store({ binding: "HOOKGATE_DB", migrate: true }).pipe(
-          Layer.provide(Layer.succeed(WorkerEnv, { HOOKGATE_DB: db }))
+        Effect.provide(Cloudflare.layerD1Store({ binding: "HOOKGATE_DB", migrate: true }).pipe(
+          Layer.provide(Layer.succeed(Cloudflare.WorkerEnv, { HOOKGATE_DB: db }))
         ))
       )
       expect(stats.orders).toEqual({ pending: 0, sent: 0, failed: 0, capped: 0 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { makeWorker, type WorkerMessage } from "@hookgate/cloudflare"
-import { OrderStore, RetryPolicy } from "@hookgate/core"
-import { Alerter } from "@hookgate/core/alerts"
+import { Cloudflare } from "@hookgate/cloudflare"
+import { RetryPolicy } from "@hookgate/core"
+import { Alerter, AlertStore } from "@hookgate/core/alerts"
 import { Mailer } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
 import { Consumer, deadLetterHandler, DeadLetterStore } from "@hookgate/core/queue"
@@ -12,7 +12,7 @@ import { executionContext } from "./support.js"
 /** A message as the runtime hands it, recording what the Worker did with it. */
 const message = (id: string, body: unknown, attempts = 1) => {
   const calls: Array<string> = []
-  const value: WorkerMessage = {
+  const value: Cloudflare.WorkerMessage = {
     id,
     body,
     attempts,
@@ -28,17 +28,17 @@ const Job = Schema.Struct({ key: Schema.String, fail: Schema.optional(Schema.Boo
 const queueWorker = () => {
   const effects: Array<string> = []
   const stores = Layer.merge(layerMemoryStore, layerMemoryLedgers)
-  let context: Context.Context<OrderStore | DeadLetterStore> | undefined
+  let context: Context.Context<AlertStore | DeadLetterStore> | undefined
   const layer = Layer.mergeAll(
     Layer.effect(Mailer, makeScriptedMailer()),
-    Alerter.layerLog,
+    Alerter.layerLog(),
     Providers.layer(),
     layerTestRenderer,
-    RetryPolicy.Default,
+    RetryPolicy.layer(),
     Logger.minimumLogLevel(LogLevel.None),
-    Layer.effectDiscard(Effect.map(Effect.context<OrderStore | DeadLetterStore>(), (c) => void (context = c)))
+    Layer.effectDiscard(Effect.map(Effect.context<AlertStore | DeadLetterStore>(), (c) => void (context = c)))
   ).pipe(Layer.provideMerge(stores))
-  const worker = makeWorker({
+  const worker = Cloudflare.makeWorker({
     layer,
     jsonLogs: false,
     queues: {
@@ -50,7 +50,7 @@ const queueWorker = () => {
       "jobs-dlq": deadLetterHandler({ alertThreshold: 2 })
     }
   })
-  const read = <A>(f: (c: Context.Context<OrderStore | DeadLetterStore>) => Effect.Effect<A, unknown>) => Effect.runPromise(Effect.orDie(f(context!)))
+  const read = <A>(f: (c: Context.Context<AlertStore | DeadLetterStore>) => Effect.Effect<A, unknown>) => Effect.runPromise(Effect.orDie(f(context!)))
   return { worker, effects, read }
 }
 
@@ -90,14 +90,14 @@ describe("makeWorker: queue consumers", () => {
     const { ctx, settle } = executionContext()
     const one = message("q-9", { key: "k", fail: true }, 4)
     await worker.queue({ queue: "jobs-dlq", messages: [one.message] }, {}, ctx)
-    expect(await read((c) => Context.get(c, OrderStore).alerts({ limit: 10 }))).toEqual([])
+    expect(await read((c) => Context.get(c, AlertStore).list({ limit: 10 }))).toEqual([])
     const two = message("q-10", { key: "j", fail: true }, 4)
     await worker.queue({ queue: "jobs-dlq", messages: [two.message] }, {}, ctx)
     await settle()
     expect([one.calls, two.calls]).toEqual([["ack"], ["ack"]])
     const letters = await read((c) => Context.get(c, DeadLetterStore).list({ limit: 10 }))
     expect(letters.map((l) => [l.queue, l.messageId, l.attempts]).sort()).toEqual([["jobs-dlq", "q-10", 4], ["jobs-dlq", "q-9", 4]])
-    const alerts = await read((c) => Context.get(c, OrderStore).alerts({ limit: 10 }))
+    const alerts = await read((c) => Context.get(c, AlertStore).list({ limit: 10 }))
     expect(alerts).toMatchObject([{ kind: "dead_letter" }])
   })
 })

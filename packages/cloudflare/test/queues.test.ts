@@ -1,31 +1,15 @@
-import { build } from "esbuild"
 import { Log, LogLevel, Miniflare } from "miniflare"
 import type { Readable } from "node:stream"
 import { fileURLToPath } from "node:url"
 import { stripVTControlCharacters } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { bundleWorker } from "./bundle.js"
 
 /**
  * Real Cloudflare Queues in Miniflare: producer and consumer bindings, retries,
  * and a dead-letter queue, consumed by `makeWorker({ queues })`.
  */
 const source = fileURLToPath(new URL("./queue-worker/worker.ts", import.meta.url))
-
-const bundle = async () => {
-  const result = await build({
-    entryPoints: [source],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    target: "es2022",
-    conditions: ["@hookgate/source", "workerd", "worker", "browser"],
-    mainFields: ["module", "main"],
-    external: ["cloudflare:*"],
-    write: false,
-    logLevel: "silent"
-  })
-  return result.outputFiles[0]!.text
-}
 
 /** Miniflare's log, kept: its queue broker reports each batch as `QUEUE <name> <acked>/<total>`. */
 class CapturingLog extends Log {
@@ -46,7 +30,7 @@ let mf: Miniflare
 const workerOutput: Array<string> = []
 beforeAll(async () => {
   mf = new Miniflare({
-    modules: [{ type: "ESModule", path: "worker.mjs", contents: await bundle() }],
+    modules: [{ type: "ESModule", path: "worker.mjs", contents: await bundleWorker(source) }],
     compatibilityDate: "2026-04-20",
     log,
     // The Worker's own log lines (JSON), kept out of the test output.

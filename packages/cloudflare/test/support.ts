@@ -1,5 +1,5 @@
 import { Lease, OrderStore, RetryPolicy } from "@hookgate/core"
-import { type Alert, Alerter, AlertFailed } from "@hookgate/core/alerts"
+import { type Alert, Alerter, AlertFailed, AlertStore } from "@hookgate/core/alerts"
 import { Mailer } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
 import {
@@ -12,7 +12,7 @@ import {
   signTestRequest,
   TEST_SECRET
 } from "@hookgate/core/testing"
-import { makeWorker, type WorkerExecutionContext } from "@hookgate/cloudflare"
+import { Cloudflare } from "@hookgate/cloudflare"
 import { Config, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 
 export const SECRET_NAME = "TEST_WEBHOOK_SECRET"
@@ -21,7 +21,7 @@ export const env = { [SECRET_NAME]: Redacted.value(TEST_SECRET) }
 /** An ExecutionContext that keeps what was handed to waitUntil. */
 export const executionContext = () => {
   const waiting: Array<Promise<unknown>> = []
-  const ctx: WorkerExecutionContext = { waitUntil: (promise) => void waiting.push(promise) }
+  const ctx: Cloudflare.WorkerExecutionContext = { waitUntil: (promise) => void waiting.push(promise) }
   return { ctx, waiting, settle: () => Promise.all(waiting.splice(0)) }
 }
 
@@ -31,6 +31,10 @@ export interface HarnessOptions {
   readonly maxAttempts?: number
   /** The alert channel answers only once this promise resolves (a slow channel). */
   readonly alertGate?: Promise<void>
+  /** Log as the Worker does by default (JSON lines through console) instead of silently. */
+  readonly logs?: boolean
+  /** Routes instead of the default webhook routes. */
+  readonly router?: Cloudflare.MakeWorkerOptions<unknown>["router"]
 }
 
 /**
@@ -38,13 +42,14 @@ export interface HarnessOptions {
  * (its secret read from `env` through Config), with handles to look inside.
  */
 export const harness = (options: HarnessOptions = {}) => {
-  const { lease, store } = makeMemoryStore()
+  const { alertStore, lease, store } = makeMemoryStore()
   const mailer = Effect.runSync(makeScriptedMailer(options.mailer))
   const alerted: Array<Alert> = []
   let builds = 0
   const layer = Layer.mergeAll(
     Layer.succeed(OrderStore, store),
     Layer.succeed(Lease, lease),
+    Layer.succeed(AlertStore, alertStore),
     Layer.succeed(Mailer, mailer),
     Layer.succeed(Alerter, {
       alert: (alert) =>
@@ -61,10 +66,14 @@ export const harness = (options: HarnessOptions = {}) => {
     layerTestRenderer,
     RetryPolicy.layer({ inRequestBase: 0, ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}) }),
     Layer.effectDiscard(Effect.sync(() => void builds++)),
-    Logger.minimumLogLevel(LogLevel.None)
+    Logger.minimumLogLevel(options.logs ? LogLevel.Info : LogLevel.None)
   )
-  const worker = makeWorker({ layer, jsonLogs: false })
-  return { worker, store, mailer, alerted, builds: () => builds }
+  const worker = Cloudflare.makeWorker({
+    layer,
+    jsonLogs: options.logs ?? false,
+    ...(options.router ? { router: options.router } : {})
+  })
+  return { worker, store, alertStore, mailer, alerted, builds: () => builds }
 }
 
 /** A signed webhook of the test provider, as a Web Request to the Worker. */

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "@effect/vitest"
-import { DEFERRED_DETAIL, QueueNotConfigured } from "@hookgate/cloudflare"
+import { describe, expect, it, vi } from "@effect/vitest"
+import { Cloudflare } from "@hookgate/cloudflare"
 import { MailerSteps, newOrder } from "@hookgate/core/testing"
 import { Effect } from "effect"
 import { env, executionContext, harness, json, webhook } from "./support.js"
@@ -46,7 +46,7 @@ describe("makeWorker: fetch", () => {
   it("the buyer's email goes out before the answer; the owner's alert through ctx.waitUntil after it", async () => {
     let openChannel = () => {}
     const alertGate = new Promise<void>((resolve) => (openChannel = resolve))
-    const { alerted, mailer, store, worker } = harness({ maxAttempts: 1, alertGate, mailer: { otherwise: MailerSteps.transient() } })
+    const { alertStore, alerted, mailer, worker } = harness({ maxAttempts: 1, alertGate, mailer: { otherwise: MailerSteps.transient() } })
     const { ctx, settle, waiting } = executionContext()
     const response = await worker.fetch(await webhook("o1"), env, ctx)
     expect(await json(response)).toEqual({ status: 200, body: { status: "capped", orderId: "test:o1" } })
@@ -54,22 +54,22 @@ describe("makeWorker: fetch", () => {
     // At the answer: the alert is stored and its delivery handed over; the slow channel has not answered.
     expect(alerted).toHaveLength(0)
     expect(waiting).toHaveLength(1)
-    const [stored] = await Effect.runPromise(store.alerts({ limit: 10 }))
-    expect(stored).toMatchObject({ kind: "capped", orderKey: "test:o1", deliveredAt: null, deliveryError: DEFERRED_DETAIL })
+    const [stored] = await Effect.runPromise(alertStore.list({ limit: 10 }))
+    expect(stored).toMatchObject({ kind: "capped", orderKey: "test:o1", deliveredAt: null, deliveryError: Cloudflare.DEFERRED_DETAIL })
     openChannel()
     await settle()
     expect(alerted.map((a) => a.kind)).toEqual(["capped"])
-    const [delivered] = await Effect.runPromise(store.alerts({ limit: 10 }))
+    const [delivered] = await Effect.runPromise(alertStore.list({ limit: 10 }))
     expect(delivered).toMatchObject({ deliveredAt: expect.any(Number), deliveryError: null })
   })
 
   it("a deferred alert that fails is recorded on the stored alert", async () => {
-    const { alerted, store, worker } = harness({ maxAttempts: 1, alerterFails: true, mailer: { otherwise: MailerSteps.transient() } })
+    const { alertStore, alerted, worker } = harness({ maxAttempts: 1, alerterFails: true, mailer: { otherwise: MailerSteps.transient() } })
     const { ctx, settle } = executionContext()
     await worker.fetch(await webhook("o1"), env, ctx)
     await settle()
     expect(alerted).toHaveLength(1)
-    const [stored] = await Effect.runPromise(store.alerts({ limit: 10 }))
+    const [stored] = await Effect.runPromise(alertStore.list({ limit: 10 }))
     expect(stored).toMatchObject({ deliveredAt: null, deliveryError: "channel down" })
   })
 
@@ -98,6 +98,23 @@ describe("makeWorker: scheduled", () => {
     expect(await Effect.runPromise(mailer.delivered)).toHaveLength(1)
   })
 
+  it("logs the sweep's report as fields of one JSON line", async () => {
+    const { store, worker } = harness({ logs: true })
+    const { ctx } = executionContext()
+    const now = Date.now()
+    await Effect.runPromise(Effect.flatMap(newOrder("crashed"), (order) =>
+      store.put(order, { now: now - 600_000, until: now - 300_000 })))
+    const lines: Array<string> = []
+    const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)))
+    try {
+      await worker.scheduled({ cron: "*/10 * * * *", scheduledTime: now }, env, ctx)
+    } finally {
+      spy.mockRestore()
+    }
+    const sweepLine = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.message === "sweep")
+    expect(sweepLine?.annotations).toMatchObject({ scanned: 1, sent: 1, failed: 0, capped: 0, skipped: 0, cron: "*/10 * * * *" })
+  })
+
   it("fails the cron run when the layer cannot be built", async () => {
     const { worker } = harness()
     const { ctx } = executionContext()
@@ -111,7 +128,7 @@ describe("makeWorker: queue", () => {
     const { ctx } = executionContext()
     const message = { id: "m", body: {}, attempts: 1, ack: () => {}, retry: () => {} }
     const error = await worker.queue({ queue: "hookgate-jobs", messages: [message, { ...message, id: "n" }] }, env, ctx).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(QueueNotConfigured)
+    expect(error).toBeInstanceOf(Cloudflare.QueueNotConfigured)
     expect(String((error as Error).message)).toContain("no queue consumer is configured for queue \"hookgate-jobs\"")
   })
 })

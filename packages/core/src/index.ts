@@ -6,13 +6,13 @@
  * The other parts are their own entry points: `@hookgate/core/mail`, `/alerts`,
  * `/providers`, `/queue`, `/campaigns`, `/http`, `/testing`, `/conformance`.
  */
-export * from "./orders/order.js"
-export * from "./orders/fulfilment.js"
+export { EventReceipt, newLeasedOrder, NewOrder, Order, OrderStatus, ReceiptOutcome, type StoreStats } from "./orders/order.js"
+export { Fulfilment } from "./orders/fulfilment.js"
 export * from "./orders/errors.js"
 export * from "./orders/order-store.js"
 export * from "./orders/lease.js"
 export * from "./orders/renderer.js"
-export * from "./orders/retry-policy.js"
+export { RetryPolicy, RetryPolicyConfig, type RetryPolicyOptions, type RetryPolicyShape } from "./orders/retry-policy.js"
 export { Outcome } from "./orders/outcome.js"
 export { receive } from "./orders/receive.js"
 export { deliver } from "./orders/deliver.js"

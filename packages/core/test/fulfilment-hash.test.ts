@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Fulfilment, fulfilmentHash } from "@hookgate/core"
+import { Fulfilment } from "@hookgate/core"
+import { fulfilmentHash } from "../src/orders/fulfilment.js"
 import { Effect } from "effect"
 
 const base = { orderKey: "stripe:cs_1", email: "Buyer@Example.com", product: "pro", amount: 4900, currency: "EUR", metadata: {} }

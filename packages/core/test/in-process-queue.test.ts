@@ -1,19 +1,19 @@
 import { describe, expect, it } from "@effect/vitest"
-import { OrderStore, RetryPolicy } from "@hookgate/core"
+import { RetryPolicy } from "@hookgate/core"
+import { AlertStore } from "@hookgate/core/alerts"
 import {
   Consumer,
   deadLetterHandler,
   DeadLetterStore,
-  type Decision,
-  Decisions,
+  Decision,
   type Delivery,
   makeInProcessQueue
 } from "@hookgate/core/queue"
-import { layerMemoryLedgers, layerMemoryStore, RecordingAlerter } from "@hookgate/core/testing"
+import { layerMemoryAlertStore, layerMemoryLedgers, RecordingAlerter } from "@hookgate/core/testing"
 import { Deferred, Duration, Effect, Layer, Logger, LogLevel, Ref, Schema } from "effect"
 
 const services = Layer.mergeAll(
-  layerMemoryStore,
+  layerMemoryAlertStore,
   layerMemoryLedgers,
   RecordingAlerter.layer(),
   RetryPolicy.layer({ backoffBase: "10 millis" }),
@@ -31,8 +31,8 @@ describe("the in-process queue (Cloudflare Queues' semantics)", () => {
           Effect.as(
             Ref.update(seen, (l) => [...l, delivery]),
             delivery.body === "ok" || (delivery.body === "flaky" && delivery.attempts === 2)
-              ? Decisions.Ack()
-              : Decisions.Retry({ delay: Duration.millis(20) })
+              ? Decision.Ack()
+              : Decision.Retry({ delay: Duration.millis(20) })
           )
       )
       const started = Date.now()
@@ -55,8 +55,8 @@ describe("the in-process queue (Cloudflare Queues' semantics)", () => {
       const queue = yield* makeInProcessQueue<string, never>({ name: "jobs", visibilityTimeout: "30 millis" }, (delivery) =>
         delivery.attempts === 1
           // The first consumer stalls past the timeout, then answers Retry (too late).
-          ? Effect.as(Effect.zipRight(Deferred.await(release), Ref.update(decisions, (l) => [...l, "late retry"])), Decisions.Retry({ delay: Duration.zero }) as Decision)
-          : Effect.as(Ref.update(decisions, (l) => [...l, `ack on delivery ${delivery.attempts}`]), Decisions.Ack() as Decision))
+          ? Effect.as(Effect.zipRight(Deferred.await(release), Ref.update(decisions, (l) => [...l, "late retry"])), Decision.Retry({ delay: Duration.zero }) as Decision)
+          : Effect.as(Ref.update(decisions, (l) => [...l, `ack on delivery ${delivery.attempts}`]), Decision.Ack() as Decision))
       yield* queue.send("slow")
       yield* queue.idle
       yield* Deferred.succeed(release, undefined)
@@ -119,7 +119,7 @@ describe("the in-process queue (Cloudflare Queues' semantics)", () => {
         expect(yield* Ref.get(runs)).toBe(3)
         const letters = yield* Effect.flatMap(DeadLetterStore, (s) => s.list({ limit: 10 }))
         expect(letters).toMatchObject([{ queue: "jobs", attempts: 3, body: JSON.stringify({ key: "order-2-charge", fail: "always" }) }])
-        const alerts = yield* Effect.flatMap(OrderStore, (s) => s.alerts({ limit: 10 }))
+        const alerts = yield* Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))
         expect(alerts.map((a) => a.kind)).toEqual(["dead_letter"])
         const attempted = yield* Effect.flatMap(RecordingAlerter, (r) => r.attempts)
         expect(attempted).toHaveLength(1)

@@ -1,8 +1,8 @@
 import { campaignBehaviours, campaignStoreConformance, messageLedgerConformance } from "@hookgate/core/conformance"
-import { layerMemoryLedgers, layerMemoryStore } from "@hookgate/core/testing"
+import { layerMemoryAlertStore, layerMemoryLedgers } from "@hookgate/core/testing"
 import { Layer } from "effect"
 
-const memory = () => Layer.merge(layerMemoryStore, layerMemoryLedgers)
+const memory = () => Layer.merge(layerMemoryAlertStore, layerMemoryLedgers)
 
 messageLedgerConformance("in-memory", memory)
 campaignStoreConformance("in-memory", memory)

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { backoffDelay, makeRetryPolicy } from "@hookgate/core"
-import { orderIdempotencyKey } from "@hookgate/core/mail"
+import { backoffDelay, makeRetryPolicy } from "../src/orders/retry-policy.js"
 import { Duration, Effect, Schedule } from "effect"
 
 describe("RetryPolicy", () => {
@@ -29,19 +28,3 @@ describe("RetryPolicy", () => {
   })
 })
 
-describe("orderIdempotencyKey", () => {
-  it.effect("is derived from the order key alone", () =>
-    Effect.gen(function*() {
-      expect(yield* orderIdempotencyKey("stripe:cs_123")).toBe("hookgate/order/stripe:cs_123")
-      expect(yield* orderIdempotencyKey("stripe:cs_123")).toBe(yield* orderIdempotencyKey("stripe:cs_123"))
-    }))
-
-  it.effect("stays within 256 characters for a very long order key", () =>
-    Effect.gen(function*() {
-      const long = "x".repeat(400)
-      const key = yield* orderIdempotencyKey(long)
-      expect(key.length).toBeLessThanOrEqual(256)
-      expect(key).toMatch(/^hookgate\/order\/sha256-[0-9a-f]{64}$/)
-      expect(yield* orderIdempotencyKey(long + "y")).not.toBe(key)
-    }))
-})

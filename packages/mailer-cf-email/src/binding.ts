@@ -24,6 +24,7 @@ export interface EmailMessageLike {
 /** `EmailMessage` from `cloudflare:email`. */
 export type EmailMessageConstructor = new (from: string, to: string, raw: string) => EmailMessageLike
 
+/** The Workers `send_email` binding, as far as hookgate uses it. */
 export interface SendEmailBinding {
   send(message: EmailMessageLike): Promise<unknown>
   send(builder: EmailSendingMessage): Promise<unknown>

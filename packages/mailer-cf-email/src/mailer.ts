@@ -80,7 +80,7 @@ export const make = (options: CloudflareEmailOptions): Effect.Effect<MailerShape
           headers
         }
         const result = yield* call(() => binding.send(message))
-        return messageIdOf(result) ?? (yield* messageIdFor(idempotencyKey, domainOf(from.address)))
+        return messageIdOf(result) ?? messageIdFor(idempotencyKey, domainOf(from.address))
       })
 
     const emailMessage: Effect.Effect<EmailMessageConstructor, Rejected> = options.form === "routing" &&
@@ -99,7 +99,7 @@ export const make = (options: CloudflareEmailOptions): Effect.Effect<MailerShape
     const sendRaw = (email: OutgoingEmail, idempotencyKey: string) =>
       Effect.gen(function*() {
         const { from, headers, to } = yield* prepare(email, idempotencyKey, name)
-        const messageId = yield* messageIdFor(idempotencyKey, domainOf(from.address))
+        const messageId = messageIdFor(idempotencyKey, domainOf(from.address))
         const EmailMessage = yield* emailMessage
         // Building the message happens before the call: whatever fails here was never sent.
         const message = yield* Effect.try({

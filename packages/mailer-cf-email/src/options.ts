@@ -1,7 +1,9 @@
 import { Duration } from "effect"
 import type { EmailMessageConstructor, SendEmailBinding } from "./binding.js"
 
+/** How long one `send` may take. */
 export const DEFAULT_TIMEOUT = Duration.seconds(10)
+/** How long to wait after a quota error. */
 export const DEFAULT_QUOTA_RETRY_AFTER = Duration.hours(1)
 
 /** The header that carries the idempotency key, for tracing (the binding does not deduplicate). */
@@ -33,4 +35,5 @@ export interface EmailRoutingOptions extends CommonOptions {
   readonly EmailMessage?: EmailMessageConstructor
 }
 
+/** The binding in one of its two forms. */
 export type CloudflareEmailOptions = EmailSendingOptions | EmailRoutingOptions

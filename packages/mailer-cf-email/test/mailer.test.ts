@@ -1,15 +1,16 @@
-import { OutgoingEmail } from "@hookgate/core/mail"
+import { orderIdempotencyKey, OutgoingEmail } from "@hookgate/core/mail"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Either } from "effect"
 import PostalMime from "postal-mime"
 import {
   buildMime,
-  classifyThrown,
   type EmailMessageConstructor,
   type EmailSendingMessage,
   make,
   type SendEmailBinding
-} from "../src/index.js"
+} from "../src/cloudflare-email.js"
+import { classifyThrown } from "../src/internal/classify.js"
+import { messageIdFor } from "../src/internal/message-id.js"
 
 /** Unit tests in Node with stand-in bindings; the real binding is exercised in Miniflare (binding.test.ts). */
 
@@ -101,6 +102,26 @@ describe("the mailer with stand-in bindings", () => {
       expect(receipt.messageId).toBe(parsed.messageId)
       expect(parsed.messageId).toMatch(/^<hookgate\.[0-9a-f]{32}@example\.com>$/)
     }))
+
+  it.effect("an order id with CR/LF, NUL or characters above U+00FF travels as a header-safe key, not a rejected header", () =>
+    Effect.gen(function*() {
+      const { binding, calls } = recording(async () => ({ messageId: "m" }))
+      const mailer = yield* make({ form: "sending", binding })
+      for (const orderKey of ["test:o1\r\nBcc: x@evil.example", "test:o\u00002", "test:\u20ac\u{1F600}"]) {
+        const key = orderIdempotencyKey(orderKey)
+        yield* mailer.send(email, { idempotencyKey: key })
+      }
+      const sent = calls.map((call) => (call as EmailSendingMessage).headers?.["X-Hookgate-Idempotency-Key"])
+      expect(sent).toHaveLength(3)
+      expect(sent.every((key) => key !== undefined && /^hookgate\/order\/sha256-[0-9a-f]{64}$/.test(key))).toBe(true)
+    }))
+
+  it("the Message-ID is the key's SHA-256, so every retry of one order carries the same one", async () => {
+    const key = orderIdempotencyKey("test:o1")
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)))
+    const hex = Array.from(digest.subarray(0, 16), (b) => b.toString(16).padStart(2, "0")).join("")
+    expect(messageIdFor(key, "example.com")).toBe(`<hookgate.${hex}@example.com>`)
+  })
 
   it.effect("Email Routing outside Workers without EmailMessage is Rejected, with the remedy", () =>
     Effect.gen(function*() {

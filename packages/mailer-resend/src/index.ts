@@ -1,14 +1,6 @@
 /**
  * @hookgate/mailer-resend: hookgate's `Mailer` on Resend's REST API, with
- * idempotency keys, batch sends and error classification.
+ * idempotency keys, batch sends and error classification. One namespace:
+ * `Resend.layerConfig()`, `Resend.layer(options)`, `Resend.make(options)`.
  */
-export { layer, layerConfig, make, MAX_BATCH_SIZE } from "./mailer.js"
-export {
-  DEFAULT_BASE_URL,
-  DEFAULT_QUOTA_RETRY_AFTER,
-  DEFAULT_TIMEOUT,
-  DEFAULT_USER_AGENT,
-  ResendConfig,
-  type ResendOptions
-} from "./options.js"
-export { classifyAnswer, classifyTransport, type ErrorAnswer } from "./internal/classify.js"
+export * as Resend from "./resend.js"

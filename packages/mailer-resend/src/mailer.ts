@@ -8,9 +8,8 @@ import {
   SendReceipt,
   Unknown
 } from "@hookgate/core/mail"
-import { Clock, type ConfigError, Duration, Effect, Either, Layer, Schema } from "effect"
+import { Clock, type Config, type ConfigError, Duration, Effect, Either, Layer, Schema } from "effect"
 import { classifyAnswer, type ClassifyOptions, classifyTransport } from "./internal/classify.js"
-import { fitIdempotencyKey } from "./internal/idempotency-key.js"
 import { retryAfterFrom } from "./internal/retry-after.js"
 import { BatchResponse, decodeErrorBody, SendResponse } from "./internal/schemas.js"
 import { toResendEmail } from "./internal/wire.js"
@@ -53,8 +52,9 @@ const readErrorAnswer = (response: HttpClientResponse.HttpClientResponse, classi
 /**
  * A `Mailer` on Resend's REST API through `HttpClient` (provide
  * `FetchHttpClient.layer`: it runs on Node and on Workers). Every request
- * carries the order's `Idempotency-Key`, so Resend answers a repeated send
- * within 24 hours with the first email's id instead of sending again.
+ * carries the order's `Idempotency-Key` (as fitted by `@hookgate/core/mail`),
+ * so Resend answers a repeated send within 24 hours with the first email's id
+ * instead of sending again.
  */
 export const make = (options: ResendOptions): Effect.Effect<MailerShape, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
@@ -79,9 +79,9 @@ export const make = (options: ResendOptions): Effect.Effect<MailerShape, never, 
       HttpClient.withTracerPropagation(false)
     )
 
-    const post = <A, I>(path: string, body: unknown, key: string, answer: Schema.Schema<A, I>) =>
+    // The key is sent as given: the core fitted it (length, header-safe) once.
+    const post = <A, I>(path: string, body: unknown, idempotencyKey: string, answer: Schema.Schema<A, I>) =>
       Effect.gen(function*() {
-        const idempotencyKey = yield* fitIdempotencyKey(key)
         const request = HttpClientRequest.post(path).pipe(
           HttpClientRequest.setHeader("idempotency-key", idempotencyKey),
           HttpClientRequest.bodyUnsafeJson(body)
@@ -145,9 +145,8 @@ export const make = (options: ResendOptions): Effect.Effect<MailerShape, never, 
 export const layer = (options: ResendOptions): Layer.Layer<Mailer, never, HttpClient.HttpClient> =>
   Layer.effect(Mailer, make(options))
 
-/** The Resend mailer from `RESEND_API_KEY`, `RESEND_BASE_URL` and `RESEND_TIMEOUT`. */
-export const layerConfig: Layer.Layer<Mailer, ConfigError.ConfigError, HttpClient.HttpClient> = Layer.effect(
-  Mailer,
-  Effect.flatMap(ResendConfig, make)
-)
+/** The Resend mailer from Config (`ResendConfig` by default: `RESEND_API_KEY`, `RESEND_BASE_URL`, `RESEND_TIMEOUT`). */
+export const layerConfig = (
+  config: Config.Config<ResendOptions> = ResendConfig
+): Layer.Layer<Mailer, ConfigError.ConfigError, HttpClient.HttpClient> => Layer.effect(Mailer, Effect.flatMap(config, make))
 

@@ -1,10 +1,15 @@
 import { Config, Duration, type Redacted } from "effect"
 
+/** Resend's API. */
 export const DEFAULT_BASE_URL = "https://api.resend.com"
+/** How long one call may take. */
 export const DEFAULT_TIMEOUT = Duration.seconds(10)
+/** The User-Agent sent to Resend. */
 export const DEFAULT_USER_AGENT = "hookgate-mailer-resend/0.1.0"
+/** How long to wait after a quota error that names no `retry-after`. */
 export const DEFAULT_QUOTA_RETRY_AFTER = Duration.hours(1)
 
+/** The Resend mailer's settings. */
 export interface ResendOptions {
   /** `re_…`; kept `Redacted`, so it never shows in a log, an error or a span. */
   readonly apiKey: Redacted.Redacted<string>

@@ -1,9 +1,9 @@
 import { FetchHttpClient } from "@effect/platform"
-import { Mailer } from "@hookgate/core/mail"
+import { Mailer, orderIdempotencyKey } from "@hookgate/core/mail"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Cause, ConfigProvider, Duration, Effect, Exit, Fiber, Layer, Redacted } from "effect"
 import * as net from "node:net"
-import { layerConfig, make, MAX_BATCH_SIZE } from "../src/index.js"
+import { layerConfig, make, MAX_BATCH_SIZE } from "../src/resend.js"
 import { type ResendTestServerShape, startResendTestServer } from "../src/testing/index.js"
 import { email, mailerFor, sendError } from "./support.js"
 
@@ -188,16 +188,30 @@ describe("Resend mailer over real HTTP", () => {
       if (Exit.isFailure(failed)) expect(Cause.pretty(failed.cause)).not.toContain(secret)
     }))
 
-  it.live("a key longer than Resend's 256 characters is replaced by its SHA-256, stably", () =>
+  it.live("the key travels as the core fitted it: a very long order key's hashed key, stably, not fitted again", () =>
     Effect.gen(function*() {
       const mailer = yield* mailerFor(server)
-      const long = "k".repeat(300)
-      const first = yield* mailer.send(email(), { idempotencyKey: long })
-      const second = yield* mailer.send(email(), { idempotencyKey: long })
+      const key = orderIdempotencyKey("k".repeat(300))
+      const first = yield* mailer.send(email(), { idempotencyKey: key })
+      const second = yield* mailer.send(email(), { idempotencyKey: key })
       expect(second.messageId).toBe(first.messageId)
       const sent = server.requests.map((r) => r.idempotencyKey)
-      expect(sent[0]).toMatch(/^sha256-[0-9a-f]{64}$/)
+      expect(sent[0]).toBe(key)
+      expect(sent[0]).toMatch(/^hookgate\/order\/sha256-[0-9a-f]{64}$/)
       expect(sent[1]).toBe(sent[0])
+    }))
+
+  it.live("an order id with CR/LF, NUL or characters above U+00FF still makes a valid header, answered once", () =>
+    Effect.gen(function*() {
+      const mailer = yield* mailerFor(server)
+      for (const orderKey of ["test:o1\r\nX-Injected: yes", "test:o\u00002", "test:\u20ac\u{1F600}"]) {
+        const key = orderIdempotencyKey(orderKey)
+        const first = yield* mailer.send(email(), { idempotencyKey: key })
+        const second = yield* mailer.send(email(), { idempotencyKey: key })
+        expect(second.messageId).toBe(first.messageId)
+      }
+      expect(server.emails).toHaveLength(3)
+      expect(server.requests.every((r) => r.idempotencyKey !== undefined && /^[\x20-\x7e]+$/.test(r.idempotencyKey))).toBe(true)
     }))
 
   it.live("a batch answers one receipt per email, in order, under one key", () =>
@@ -242,14 +256,14 @@ describe("Resend mailer over real HTTP", () => {
       const config = ConfigProvider.fromMap(
         new Map([["RESEND_API_KEY", server.apiKey], ["RESEND_BASE_URL", server.url], ["RESEND_TIMEOUT", "2 seconds"]])
       )
-      const live = layerConfig.pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(Layer.setConfigProvider(config)))
+      const live = layerConfig().pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(Layer.setConfigProvider(config)))
       const receipt = yield* Effect.flatMap(Mailer, (m) => m.send(email(), { idempotencyKey: KEY })).pipe(
         Effect.provide(live)
       )
       expect(receipt.messageId).toBe(server.emails[0]!.id)
       const missing = Layer.setConfigProvider(ConfigProvider.fromMap(new Map()))
       const exit = yield* Effect.exit(
-        Effect.provide(Mailer, layerConfig.pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(missing)))
+        Effect.provide(Mailer, layerConfig().pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(missing)))
       )
       expect(Exit.isFailure(exit) && Cause.pretty(exit.cause)).toContain("RESEND_API_KEY")
     }))

@@ -1,11 +1,12 @@
 import { FetchHttpClient } from "@effect/platform"
 import { OrderStore, receive, Renderer, RetryPolicy, sweep } from "@hookgate/core"
+import { AlertStore } from "@hookgate/core/alerts"
 import { OutgoingEmail } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
 import { layerMemoryStore, layerTestRenderer, makeTestProvider, paidEvent, RecordingAlerter, signTestRequest } from "@hookgate/core/testing"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Clock, Duration, Effect, Layer, Redacted } from "effect"
-import { layer as resendLayer } from "../src/index.js"
+import { layer as resendLayer } from "../src/resend.js"
 import { type ResendTestServerShape, startResendTestServer } from "../src/testing/index.js"
 
 const SECRET = Redacted.make("whsec_resend_pipeline")
@@ -104,7 +105,7 @@ describe("the pipeline through Resend's test server", () => {
       const attempted = yield* Effect.flatMap(RecordingAlerter, (a) => a.attempts)
       expect(attempted.map((a) => [a.kind, a.orderKey])).toEqual([["failed", "test:o2"]])
       expect(attempted[0]!.message).toContain("Invalid `from` field")
-      const stored = yield* Effect.flatMap(OrderStore, (s) => s.alerts({ limit: 10 }))
+      const stored = yield* Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))
       expect(stored.map((a) => [a.kind, a.deliveredAt !== null])).toEqual([["failed", true]])
     }).pipe(
       Effect.provide(
@@ -125,7 +126,7 @@ describe("the pipeline through Resend's test server", () => {
       expect(outcome._tag).toBe("Retry")
       expect(server.requests).toHaveLength(1) // not waited out in-request
       expect((yield* order("o3")).nextAttemptAt).toBeGreaterThanOrEqual(before + Duration.toMillis("1 hour"))
-      const stored = yield* Effect.flatMap(OrderStore, (s) => s.alerts({ limit: 10 }))
+      const stored = yield* Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))
       expect(stored.map((a) => a.kind)).toEqual(["mailer_quota"])
       expect(stored[0]!.message).toContain("daily_quota_exceeded")
     }).pipe(Effect.provide(environment(server))))

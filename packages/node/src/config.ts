@@ -1,5 +1,4 @@
-import * as Creem from "@hookgate/provider-creem"
-import * as Stripe from "@hookgate/provider-stripe"
+import { secretsConfig } from "@hookgate/core/providers"
 import { Config } from "effect"
 
 /**
@@ -20,8 +19,8 @@ export const GatewayConfig = Config.all({
   outbox: Config.string("HOOKGATE_OUTBOX").pipe(Config.withDefault(".hookgate/outbox")),
   from: Config.string("HOOKGATE_FROM").pipe(Config.withDefault("hookgate <orders@hookgate.localhost>")),
   ownerEmail: Config.option(Config.string("HOOKGATE_OWNER_EMAIL")),
-  stripeSecrets: Config.option(Stripe.secretsConfig("STRIPE_WEBHOOK_SECRET")),
-  creemSecrets: Config.option(Creem.secretsConfig("CREEM_WEBHOOK_SECRET")),
+  stripeSecrets: Config.option(secretsConfig("STRIPE_WEBHOOK_SECRET")),
+  creemSecrets: Config.option(secretsConfig("CREEM_WEBHOOK_SECRET")),
   adminToken: Config.option(Config.redacted("HOOKGATE_ADMIN_TOKEN")),
   maxBodyBytes: Config.integer("HOOKGATE_MAX_BODY").pipe(
     Config.validate({ message: "must be a positive number of bytes", validation: (n) => n > 0 }),

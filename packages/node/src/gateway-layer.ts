@@ -2,11 +2,11 @@ import { FetchHttpClient } from "@effect/platform"
 import { type Renderer, RetryPolicy } from "@hookgate/core"
 import { Alerter } from "@hookgate/core/alerts"
 import { type Mailer } from "@hookgate/core/mail"
-import { Providers } from "@hookgate/core/providers"
+import { mountWhenSet, Providers } from "@hookgate/core/providers"
 import { EmailAlerter, fanOut } from "@hookgate/alerters"
-import * as Resend from "@hookgate/mailer-resend"
-import * as Creem from "@hookgate/provider-creem"
-import * as Stripe from "@hookgate/provider-stripe"
+import { Resend } from "@hookgate/mailer-resend"
+import { Creem } from "@hookgate/provider-creem"
+import { Stripe } from "@hookgate/provider-stripe"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { ConfigError, Duration, Effect, Layer, Option } from "effect"
 import type { GatewayConfig } from "./config.js"
@@ -25,7 +25,7 @@ export interface GatewayOverrides {
 export const mailerLayer = (config: GatewayConfig): Layer.Layer<Mailer, ConfigError.ConfigError> =>
   config.mailer === "outbox"
     ? layerOutboxMailer(config.outbox)
-    : Resend.layerConfig.pipe(Layer.provide(FetchHttpClient.layer))
+    : Resend.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
 
 /**
  * Alerts are always logged; with HOOKGATE_OWNER_EMAIL they are also emailed to
@@ -33,13 +33,13 @@ export const mailerLayer = (config: GatewayConfig): Layer.Layer<Mailer, ConfigEr
  */
 export const alerterLayer = (config: GatewayConfig): Layer.Layer<Alerter, never, Mailer> =>
   Option.match(config.ownerEmail, {
-    onNone: () => Alerter.layerLog,
+    onNone: () => Alerter.layerLog(),
     onSome: (to) =>
       Layer.effect(
         Alerter,
         Effect.gen(function*() {
           const email = yield* EmailAlerter.make({ to, from: config.from })
-          const log = yield* Effect.provide(Alerter, Alerter.layerLog)
+          const log = yield* Effect.provide(Alerter, Alerter.layerLog())
           return fanOut({ log, email })
         })
       )
@@ -54,7 +54,7 @@ export const deliveryLayer = (config: GatewayConfig, overrides: GatewayOverrides
     SqliteStore.layer({ filename: config.db, busyTimeoutMs: Duration.toMillis(config.dbBusyTimeout) }),
     overrides.alerter ?? alerterLayer(config),
     overrides.renderer ?? layerDefaultRenderer(config.from),
-    overrides.retryPolicy ?? RetryPolicy.layerConfig
+    overrides.retryPolicy ?? RetryPolicy.layerConfig()
   ).pipe(Layer.provideMerge(overrides.mailer ?? mailerLayer(config)))
 
 /** The names of the providers that have a secret; only those are mounted. */
@@ -68,18 +68,15 @@ export const mountedProviders = (config: GatewayConfig): ReadonlyArray<string> =
  * With no secret at all there is nothing to serve, and the gateway refuses to start.
  */
 export const providersLayer = (config: GatewayConfig): Layer.Layer<Providers, ConfigError.ConfigError> => {
-  const mounted = [
-    ...Option.toArray(Option.map(config.stripeSecrets, (secrets) => Stripe.layer({ secrets }))),
-    ...Option.toArray(Option.map(config.creemSecrets, (secrets) => Creem.layer({ secrets })))
-  ]
-  if (mounted.length === 0) {
+  if (mountedProviders(config).length === 0) {
     return Layer.fail(ConfigError.MissingData(
       ["STRIPE_WEBHOOK_SECRET"],
       "no provider is configured: set STRIPE_WEBHOOK_SECRET and/or CREEM_WEBHOOK_SECRET (comma-separated for rotation)"
     ))
   }
-  return Layer.mergeAll(...(mounted as [typeof mounted[number], ...Array<typeof mounted[number]>])).pipe(
-    Layer.provideMerge(Providers.layer())
+  return Providers.layer(
+    mountWhenSet(config.stripeSecrets, (secrets) => Stripe.layer({ secrets })),
+    mountWhenSet(config.creemSecrets, (secrets) => Creem.layer({ secrets }))
   )
 }
 

@@ -7,7 +7,6 @@ export { deliveryLayer, gatewayLayer, type GatewayOverrides, mailerLayer, provid
 export { layerOutboxMailer, makeOutboxMailer } from "./mailer/outbox-mailer.js"
 export { layerDefaultRenderer } from "./renderer.js"
 export { gatewayRouter, gatewayServer, serverUrl } from "./server.js"
-export { adminRoutes, requireToken } from "./http/admin-routes.js"
 export { campaignWatcher, campaignWatcherLayer, gatewayCampaignsLayer } from "./campaigns/gateway-campaigns.js"
 export { recipientsFromFile } from "./campaigns/recipients-file.js"
 export { metricsRoute, PrometheusReader } from "./http/metrics.js"

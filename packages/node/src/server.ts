@@ -1,13 +1,12 @@
 import { HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { runSweeper } from "@hookgate/core"
-import { campaignRoutes, webhookRoutes } from "@hookgate/core/http"
+import { adminRoutes, webhookRoutes } from "@hookgate/core/http"
 import { Duration, Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import type { GatewayConfig } from "./config.js"
 import { gatewayLayer, type GatewayOverrides } from "./gateway-layer.js"
 import { campaignWatcherLayer, gatewayCampaignsLayer } from "./campaigns/gateway-campaigns.js"
-import { adminRoutes, requireToken } from "./http/admin-routes.js"
 import { metricsRoute, PrometheusReader } from "./http/metrics.js"
 import { requestLog } from "./http/request-log.js"
 
@@ -18,8 +17,7 @@ export const gatewayRouter = (config: GatewayConfig) =>
     onSome: (token) =>
       HttpRouter.concatAll(
         webhookRoutes({ maxBodyBytes: config.maxBodyBytes }),
-        adminRoutes(token),
-        campaignRoutes({ prefix: "/admin/campaigns", guard: requireToken(token) })
+        adminRoutes({ token, campaigns: {} })
       )
   }).pipe(HttpRouter.concat(metricsRoute))
 
@@ -48,7 +46,7 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
     Layer.provideMerge(NodeHttpServer.layer(() => server, { port: config.port })),
     Layer.provideMerge(sweeper),
     Layer.provideMerge(campaigns),
-    Layer.provideMerge(PrometheusReader.layer),
+    Layer.provideMerge(PrometheusReader.layer()),
     Layer.provideMerge(gatewayLayer(config, overrides))
   )
 }

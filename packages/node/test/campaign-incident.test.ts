@@ -1,15 +1,15 @@
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { OrderStore, RetryPolicy } from "@hookgate/core"
+import { RetryPolicy } from "@hookgate/core"
+import { AlertStore } from "@hookgate/core/alerts"
 import {
-  campaignBatchKey,
   CampaignInProcessQueue,
   Campaigns,
   CampaignTemplate
 } from "@hookgate/core/campaigns"
-import { Mailer, type MailerShape } from "@hookgate/core/mail"
+import { campaignBatchKey, Mailer, type MailerShape } from "@hookgate/core/mail"
 import { RecordingAlerter } from "@hookgate/core/testing"
-import * as Resend from "@hookgate/mailer-resend"
+import { Resend } from "@hookgate/mailer-resend"
 import { ResendTestServer } from "@hookgate/mailer-resend/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { Effect, Layer, Logger, LogLevel, Stream } from "effect"
@@ -100,7 +100,7 @@ describe("the campaign incident, reproduced", () => {
       expect(status).toMatchObject({ state: "completed", total: RECIPIENTS, sent: RECIPIENTS, failed: 0, remaining: 0, reserved: 0 })
       expect(status.total).toBe(status.sent + status.failed + status.remaining + status.reserved)
       expect(status.duplicatesPrevented).toBe(100)
-      const alerts = yield* Effect.flatMap(OrderStore, (store) => store.alerts({ limit: 10 }))
+      const alerts = yield* Effect.flatMap(AlertStore, (store) => store.list({ limit: 10 }))
       expect(alerts.map((a) => a.kind)).toEqual(["duplicates_spike"])
     }).pipe(Effect.provide(layer)), 60_000)
 })

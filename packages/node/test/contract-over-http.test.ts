@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { baseEnv, type GatewayProcess, startGateway, tempDir } from "./support/gateway-process.js"
 import { admin, creemBody, creemOtherBody, deliver, post, signCreem, signStripe, stripeBody } from "./support/webhooks.js"
 
-/** DESIGN.md's contract table over real HTTP, against a spawned `hookgate serve` mailing through Resend's test server. */
+/** The HTTP contract table over real HTTP, against a spawned `hookgate serve` mailing through Resend's test server. */
 
 let resend: ResendTestServerShape
 let gateway: GatewayProcess
@@ -19,6 +19,8 @@ beforeAll(async () => {
     RESEND_API_KEY: resend.apiKey,
     RESEND_BASE_URL: resend.url,
     HOOKGATE_MAX_ATTEMPTS: "2",
+    // A replay waits for the durable backoff; 1 ms lets the provider's next copy retry at once.
+    HOOKGATE_RETRY_BACKOFF: "1 millis",
     HOOKGATE_OWNER_EMAIL: "owner@example.com",
     HOOKGATE_FROM: "Shop <orders@example.com>",
     HOOKGATE_DB_BUSY_TIMEOUT: "200 millis"

@@ -1,11 +1,4 @@
-import { type Fulfilment } from "@hookgate/core"
-import {
-  decoderFor,
-  fulfilmentBuilder,
-  type MalformedPayload,
-  type VerifiedEvent
-} from "@hookgate/core/providers"
-import { Effect, Option } from "effect"
+import { fulfilOn } from "@hookgate/core/providers"
 import { CHECKOUT_COMPLETED, CheckoutCompletedEvent, type CompletedCheckout } from "./events.js"
 
 /** Metadata values as strings: text as is, anything else as its JSON. */
@@ -27,26 +20,18 @@ const productOf = (checkout: CompletedCheckout): string | null => {
 
 /**
  * Maps a verified Creem event to the order it pays for: `checkout.completed`
- * becomes `creem:<object.order.id>`; every other type (refunds, disputes,
+ * becomes `<provider>:<object.order.id>`; every other type (refunds, disputes,
  * subscription changes, types Creem adds later) is `None`, answered `ignored`.
  */
-export const creemFulfilment = (provider: string) => {
-  const decode = decoderFor(provider, "checkout", CheckoutCompletedEvent)
-  const build = fulfilmentBuilder(provider)
-
-  return (event: VerifiedEvent): Effect.Effect<Option.Option<Fulfilment>, MalformedPayload> =>
-    event.type !== CHECKOUT_COMPLETED
-      ? Effect.succeedNone
-      : Effect.gen(function*() {
-        const checkout = (yield* decode(event.payload)).object
-        const fulfilment = yield* build({
-          orderKey: `${provider}:${checkout.order.id}`,
-          email: checkout.customer.email.trim(),
-          product: productOf(checkout),
-          amount: checkout.order.amount,
-          currency: checkout.order.currency,
-          metadata: metadataStrings(checkout.metadata)
-        })
-        return Option.some(fulfilment)
-      })
-}
+export const fulfilment = fulfilOn({
+  types: [CHECKOUT_COMPLETED],
+  schema: CheckoutCompletedEvent,
+  fulfilment: ({ object: checkout }) => ({
+    orderId: checkout.order.id,
+    email: checkout.customer.email,
+    product: productOf(checkout),
+    amount: checkout.order.amount,
+    currency: checkout.order.currency,
+    metadata: metadataStrings(checkout.metadata)
+  })
+})

@@ -1,6 +1,6 @@
 import { hmacSha256, importHmacKey, toHex, utf8, WebhookRequest } from "@hookgate/core/providers"
 import { Effect, Redacted } from "effect"
-import { CREEM_SIGNATURE_HEADER } from "./signature.js"
+import { SIGNATURE_HEADER } from "./signature.js"
 
 /**
  * @hookgate/provider-creem/testing: sign bodies as Creem does, and build the
@@ -20,9 +20,10 @@ export const signCreemRequest = (secret: Secret, body: string | Uint8Array) =>
   Effect.map(creemSignature(secret, body), (signature) =>
     WebhookRequest.fromParts(bytesOf(body), {
       "content-type": "application/json",
-      [CREEM_SIGNATURE_HEADER]: signature
+      [SIGNATURE_HEADER]: signature
     }))
 
+/** The fields of a `checkout.completed` event the tests vary. */
 export interface CheckoutFields {
   readonly orderId: string
   readonly email?: string

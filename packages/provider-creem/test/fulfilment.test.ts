@@ -1,11 +1,11 @@
 import { VerifiedEvent } from "@hookgate/core/providers"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { creemFulfilment } from "../src/fulfilment.js"
+import { Creem } from "../src/index.js"
 import { checkoutCompletedEvent, creemEvent } from "../src/testing.js"
 import { failureOf } from "./support.js"
 
-const fulfil = creemFulfilment("creem")
+const fulfil = Creem.fulfilment
 const eventOf = (json: string) => {
   const payload = JSON.parse(json) as { id: string; eventType: string }
   return new VerifiedEvent({ provider: "creem", id: payload.id, type: payload.eventType, payload })

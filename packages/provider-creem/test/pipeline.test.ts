@@ -42,12 +42,18 @@ describe("creem: through the core pipeline", () => {
       expect((yield* orderOf("creem:ord_r")).duplicatesPrevented).toBe(4)
     }).pipe(Effect.provide(pipeline(makeProvider(), { mailer: noKeys }))))
 
-  it.effect("when the first answer is a 500, Creem's +30 s retry sends, and the later ones are duplicates", () =>
+  it.effect("when the first answer is a 500, Creem's retries wait for the backoff: the first due one sends, later ones are duplicates", () =>
     Effect.gen(function*() {
       const request = yield* signCreemRequest(SECRET, checkoutCompletedEvent("evt_f", { orderId: "ord_f" }))
       const deliver = Effect.map(receiveCreem(request), (outcome) => outcome._tag)
+      const start = yield* Effect.clockWith((clock) => clock.currentTimeMillis)
       expect(yield* deliver).toBe("Retry")
-      expect(yield* redeliverOnSchedule(deliver)).toEqual(["Sent", "Duplicate", "Duplicate", "Duplicate"])
+      const { nextAttemptAt } = yield* orderOf("creem:ord_f")
+      // A retry before the backoff allows neither sends nor counts; the first one after it sends.
+      const due = RETRY_OFFSETS.map((offset) => start + Duration.toMillis(offset) >= nextAttemptAt)
+      const expected = due.map((isDue, i) => !isDue ? "Retry" : due.indexOf(true) === i ? "Sent" : "Duplicate")
+      expect(expected).toContain("Sent")
+      expect(yield* redeliverOnSchedule(deliver)).toEqual(expected)
       const { calls, delivered } = yield* mailer
       expect(calls).toHaveLength(4) // three failed tries in the first request, one success
       expect(delivered).toHaveLength(1)

@@ -1,4 +1,4 @@
-import { fromBase64, importSecretKeys, type Secrets, utf8 } from "@hookgate/core/providers"
+import { fromBase64, type SecretKeyFormat, utf8 } from "@hookgate/core/providers"
 
 /**
  * How a secret string becomes the HMAC key:
@@ -17,11 +17,8 @@ export const secretKeyBytes = (secret: string, format: SecretFormat): Uint8Array
   return bytes === undefined || bytes.byteLength === 0 ? undefined : bytes
 }
 
-/** Each secret's key, imported once; a secret that does not decode is reported by position, never by value. */
-export const importKeys = (provider: string, secrets: Secrets, format: SecretFormat) =>
-  importSecretKeys(
-    provider,
-    secrets,
-    (secret) => secretKeyBytes(secret, format),
-    format === "raw" ? "empty" : "not whsec_<base64> (or is empty)"
-  )
+/** The kit's form of a format: how a secret becomes key bytes, and how an unusable one is named. */
+export const secretKeyFormat = (format: SecretFormat): SecretKeyFormat => ({
+  bytes: (secret) => secretKeyBytes(secret, format),
+  unusable: format === "raw" ? "empty" : "not whsec_<base64> (or is empty)"
+})

@@ -1,7 +1,8 @@
 import {
-  anyKeyMatches,
   fromBase64,
-  SignatureError,
+  type HeaderRejection,
+  malformedHeader,
+  missingHeader,
   utf8,
   type WebhookRequest
 } from "@hookgate/core/providers"
@@ -11,7 +12,7 @@ import { Either } from "effect"
 export const HEADER_PREFIXES = ["webhook-", "svix-"] as const
 
 /** A parsed delivery: the message id, the signed timestamp and every `v1` signature. */
-export interface StandardSignature {
+export interface Signature {
   readonly id: string
   readonly timestamp: number
   readonly signatures: ReadonlyArray<Uint8Array>
@@ -31,12 +32,9 @@ const prefixOf = (request: WebhookRequest) =>
  * asymmetric `v1a` are skipped. A repeated header reaches here joined with ", "
  * and no longer parses.
  */
-export const parseStandardSignature = (
-  provider: string,
-  request: WebhookRequest
-): Either.Either<StandardSignature, SignatureError> => {
-  const fail = (reason: "missing_header" | "malformed_header", detail: string) =>
-    Either.left(new SignatureError({ provider, reason, detail }))
+export const parseSignature = (request: WebhookRequest): Either.Either<Signature, HeaderRejection> => {
+  const fail = (reason: HeaderRejection["reason"], detail: string) =>
+    reason === "missing_header" ? missingHeader(detail) : malformedHeader(detail)
   const prefix = prefixOf(request)
   const read = (name: string) => {
     const value = request.header(`${prefix}${name}`)
@@ -70,10 +68,8 @@ export const parseStandardSignature = (
 /** The signed content's prefix: `${id}.${timestamp}.`, the raw body follows. */
 export const signedPrefix = (id: string, timestamp: number) => utf8(`${id}.${timestamp}.`)
 
-/**
- * True when one of the `v1` signatures is the HMAC of `${id}.${timestamp}.${body}`
- * under one of the keys, tried in order (newest first); each comparison is
- * constant-time.
- */
-export const matchesAnyKey = (keys: ReadonlyArray<CryptoKey>, signature: StandardSignature, body: Uint8Array) =>
-  anyKeyMatches(keys, [signedPrefix(signature.id, signature.timestamp), body], signature.signatures)
+/** What a Standard Webhooks sender signs: `${id}.${timestamp}.` followed by the raw body. */
+export const signedContent = (signature: Signature, request: WebhookRequest): ReadonlyArray<Uint8Array> => [
+  signedPrefix(signature.id, signature.timestamp),
+  request.body
+]

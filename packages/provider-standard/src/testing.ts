@@ -15,6 +15,7 @@ const bytesOf = (body: string | Uint8Array) => (typeof body === "string" ? utf8(
 /** A fresh `whsec_<base64>` secret of 32 random bytes. */
 export const generateSecret = (): string => `whsec_${toBase64(crypto.getRandomValues(new Uint8Array(32)))}`
 
+/** A message to sign: the id, the timestamp and the raw body. */
 export interface Message {
   readonly id: string
   /** Unix seconds. */
@@ -31,6 +32,7 @@ export const standardSignature = (secret: Secret, message: Message, format: Secr
     return `v1,${toBase64(mac)}`
   })
 
+/** Options of `signStandardRequest`. */
 export interface SignOptions {
   /** Default `msg_` and a random suffix. */
   readonly id?: string

@@ -1,7 +1,6 @@
-import { VerifiedEvent } from "@hookgate/core/providers"
+import { fulfilOn, VerifiedEvent } from "@hookgate/core/providers"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, Schema } from "effect"
-import { fulfilOn } from "../src/fulfil-on.js"
 import { failureOf, orderPaid, polarFulfilment } from "./support.js"
 
 const eventOf = (json: string, provider = "polar") => {

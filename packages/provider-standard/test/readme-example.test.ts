@@ -1,10 +1,10 @@
 import { receive, RetryPolicy } from "@hookgate/core"
-import { Providers } from "@hookgate/core/providers"
+import { fulfilOn, Providers } from "@hookgate/core/providers"
 import { layerTestRenderer, RecordingAlerter, ScriptedMailer } from "@hookgate/core/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Schema } from "effect"
-import * as Standard from "../src/index.js"
+import { StandardWebhooks } from "../src/index.js"
 import { signStandardRequest } from "../src/testing.js"
 import { atNow, RAW_SECRET } from "./support.js"
 
@@ -20,11 +20,11 @@ const OrderPaid = Schema.Struct({
   })
 })
 
-const PolarLive = Standard.layerConfig({
+const PolarLive = Providers.layer(StandardWebhooks.layerConfig({
   name: "polar",
   secrets: "POLAR_WEBHOOK_SECRET",
   secretFormat: "raw",
-  fulfilment: Standard.fulfilOn({
+  fulfilment: fulfilOn({
     types: ["order.paid"],
     schema: OrderPaid,
     fulfilment: ({ data }) =>
@@ -36,7 +36,7 @@ const PolarLive = Standard.layerConfig({
         currency: data.currency
       }
   })
-}).pipe(Layer.provideMerge(Providers.layer()))
+}))
 
 const env = Layer.mergeAll(
   PolarLive,

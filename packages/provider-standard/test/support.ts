@@ -1,13 +1,13 @@
 // Named here so the inferred types of the helpers below can be emitted.
 export type { Mailer } from "@hookgate/core/mail"
 import { type Lease, type OrderStore, receive } from "@hookgate/core"
-import { type WebhookProvider, WebhookRequest } from "@hookgate/core/providers"
+import type { AlertStore } from "@hookgate/core/alerts"
+import { fulfilOn, type WebhookProvider, WebhookRequest } from "@hookgate/core/providers"
 import { failureOf, layerTestPipeline, type ScriptedMailerOptions } from "@hookgate/core/testing"
 import { type Effect, type Layer, Redacted, Schema, TestClock } from "effect"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { expect } from "vitest"
-import { fulfilOn } from "../src/fulfil-on.js"
-import * as StandardWebhooksProvider from "../src/provider.js"
+import { StandardWebhooks } from "../src/index.js"
 
 // whsec_ and the base64 of 32 fixed bytes; a second for rotation.
 export const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
@@ -64,9 +64,9 @@ export const orderPaid = (orderId: string, fields: { email?: string; amount?: nu
 
 export const makeProvider = (
   secrets: ReadonlyArray<string> = [SECRET],
-  options: Partial<Omit<StandardWebhooksProvider.StandardWebhooksOptions, "secrets">> = {}
+  options: Partial<Omit<StandardWebhooks.Options, "secrets">> = {}
 ) =>
-  StandardWebhooksProvider.make({
+  StandardWebhooks.make({
     name: "polar",
     fulfilment: polarFulfilment,
     ...options,
@@ -81,7 +81,7 @@ export { failureOf }
 /** The core pipeline on a fresh in-memory SQLite store (or the given one), with the scripted mailer and the test renderer. */
 export const pipeline = (
   provider: Effect.Effect<WebhookProvider>,
-  options: { readonly mailer?: ScriptedMailerOptions; readonly store?: Layer.Layer<OrderStore | Lease, unknown> } = {}
+  options: { readonly mailer?: ScriptedMailerOptions; readonly store?: Layer.Layer<OrderStore | Lease | AlertStore, unknown> } = {}
 ) =>
   layerTestPipeline({
     store: options.store ?? SqliteStore.layer({ filename: ":memory:" }),

@@ -5,8 +5,8 @@ import { Schema } from "effect"
  * name, so fields Stripe adds later decode as before.
  */
 
-/** Every event: enough to identify it. */
-export const StripeEventEnvelope = Schema.Struct({
+/** Every event: enough to identify it (`id`, `type`). */
+export const EventEnvelope = Schema.Struct({
   id: Schema.NonEmptyString,
   type: Schema.NonEmptyString
 })
@@ -37,6 +37,8 @@ export const PaidCheckoutSession = Schema.Struct({
   customer_email: Schema.optional(Schema.NullOr(Schema.String)),
   metadata: Schema.optional(Schema.NullOr(Metadata))
 })
+/** A decoded paid Checkout Session. */
 export type PaidCheckoutSession = typeof PaidCheckoutSession.Type
 
+/** An event carrying a paid Checkout Session as `data.object`. */
 export const PaidCheckoutSessionEvent = dataObject(PaidCheckoutSession)

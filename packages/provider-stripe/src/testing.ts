@@ -1,6 +1,6 @@
 import { hmacSha256, importHmacKey, toHex, utf8, WebhookRequest } from "@hookgate/core/providers"
 import { Clock, Effect, Redacted } from "effect"
-import { STRIPE_SIGNATURE_HEADER } from "./signature.js"
+import { SIGNATURE_HEADER } from "./signature.js"
 
 /**
  * @hookgate/provider-stripe/testing: sign bodies as Stripe does, and build the
@@ -16,6 +16,7 @@ export const stripeV1Signature = (secret: Secret, timestamp: number, body: strin
   Effect.flatMap(importHmacKey(reveal(secret)), (key) =>
     Effect.map(hmacSha256(key, utf8(`${timestamp}.`), bytesOf(body)), toHex))
 
+/** Options of `stripeSignatureHeader` and `signStripeRequest`. */
 export interface SignOptions {
   /** Unix seconds; default now on Effect's Clock. */
   readonly timestamp?: number
@@ -39,10 +40,11 @@ export const signStripeRequest = (secret: Secret, body: string | Uint8Array, opt
     (header) =>
       WebhookRequest.fromParts(bytesOf(body), {
         "content-type": "application/json; charset=utf-8",
-        [STRIPE_SIGNATURE_HEADER]: header
+        [SIGNATURE_HEADER]: header
       })
   )
 
+/** The fields of a Checkout Session the tests vary. */
 export interface CheckoutSessionFields {
   readonly id: string
   readonly paymentStatus?: "paid" | "unpaid" | "no_payment_required"

@@ -1,11 +1,11 @@
 import { VerifiedEvent } from "@hookgate/core/providers"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { stripeFulfilment } from "../src/fulfilment.js"
+import { Stripe } from "../src/index.js"
 import { checkoutSessionEvent } from "../src/testing.js"
 import { failureOf } from "./support.js"
 
-const fulfil = stripeFulfilment("stripe")
+const fulfil = Stripe.fulfilment
 const eventOf = (json: string) => {
   const payload = JSON.parse(json) as { id: string; type: string }
   return new VerifiedEvent({ provider: "stripe", id: payload.id, type: payload.type, payload })

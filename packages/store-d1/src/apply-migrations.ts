@@ -14,6 +14,7 @@ const createTable = (table: string) =>
 const d1 = <A>(migration: string, run: () => Promise<A>) =>
   Effect.tryPromise({ try: run, catch: (cause) => new D1MigrationError({ migration, cause }) })
 
+/** Which migrations to apply (store-sql's by default). */
 export interface ApplyMigrationsOptions {
   /** Default `d1_migrations`, wrangler's default; set it to your `migrations_table` if you changed that. */
   readonly table?: string

@@ -1,6 +1,6 @@
 import { SqlError } from "@effect/sql/SqlError"
 import { D1Client } from "@effect/sql-d1/D1Client"
-import { SqlAtomic } from "@hookgate/store-sql"
+import { SqlStore } from "@hookgate/store-sql"
 import { Effect, Layer } from "effect"
 
 /**
@@ -9,8 +9,8 @@ import { Effect, Layer } from "effect"
  * transactions). Each statement is compiled by its own @effect/sql compiler and
  * bound on the raw binding; the answer is each statement's rows, in order.
  */
-export const layerBatchAtomic: Layer.Layer<SqlAtomic, never, D1Client> = Layer.effect(
-  SqlAtomic,
+export const layerBatchAtomic = (): Layer.Layer<SqlStore.SqlAtomic, never, D1Client> => Layer.effect(
+  SqlStore.SqlAtomic,
   Effect.map(D1Client, (client) => {
     const db = client.config.db
     return {

@@ -1,12 +1,13 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { D1Client } from "@effect/sql-d1"
-import { layerSqlStore, type SqlStoreServices } from "@hookgate/store-sql"
+import { SqlStore } from "@hookgate/store-sql"
 import { Layer } from "effect"
 import { applyMigrations } from "./apply-migrations.js"
 import { layerBatchAtomic } from "./batch-atomic.js"
 import type { D1Database } from "./database.js"
 import type { D1MigrationError } from "./errors.js"
 
+/** The D1 binding, and whether to migrate when the layer is built. */
 export interface D1StoreOptions {
   /** The D1 binding, e.g. `env.DB`. */
   readonly db: D1Database
@@ -36,8 +37,8 @@ export const layerClient = (
  */
 export const layer = (
   options: D1StoreOptions
-): Layer.Layer<SqlStoreServices | D1Client.D1Client | SqlClient.SqlClient, D1MigrationError> =>
-  layerSqlStore.pipe(
-    Layer.provide(layerBatchAtomic),
+): Layer.Layer<SqlStore.SqlStoreServices | D1Client.D1Client | SqlClient.SqlClient, D1MigrationError> =>
+  SqlStore.layer().pipe(
+    Layer.provide(layerBatchAtomic()),
     Layer.provideMerge(layerClient(options))
   )

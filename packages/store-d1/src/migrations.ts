@@ -1,8 +1,9 @@
-import { migrations } from "@hookgate/store-sql"
+import { SqlStore } from "@hookgate/store-sql"
 
 /** The table `wrangler d1 migrations apply` records applied files in (its default name). */
 export const D1_MIGRATIONS_TABLE = "d1_migrations"
 
+/** One migration as a wrangler `.sql` file. */
 export interface D1Migration {
   /** The file name wrangler records, e.g. `0001_init.sql`. */
   readonly name: string
@@ -10,7 +11,7 @@ export interface D1Migration {
 }
 
 /** store-sql's migrations, named as wrangler names migration files (`<4-digit id>_<name>.sql`), in order. */
-export const d1Migrations: ReadonlyArray<D1Migration> = migrations.map((migration) => ({
+export const d1Migrations: ReadonlyArray<D1Migration> = SqlStore.migrations.map((migration) => ({
   name: `${String(migration.id).padStart(4, "0")}_${migration.name}.sql`,
   statements: migration.statements
 }))

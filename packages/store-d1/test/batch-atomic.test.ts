@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { D1Store, layerBatchAtomic } from "@hookgate/store-d1"
-import { SqlAtomic } from "@hookgate/store-sql"
+import { D1Store } from "@hookgate/store-d1"
+import { SqlStore } from "@hookgate/store-sql"
 import { Effect, Layer } from "effect"
 import { type D1Pool, startD1Pool } from "./support.js"
 
@@ -11,18 +11,18 @@ beforeAll(async () => {
 })
 afterAll(() => pool?.dispose())
 
-const withD1 = <A, E>(body: Effect.Effect<A, E, SqlAtomic | SqlClient.SqlClient>) =>
+const withD1 = <A, E>(body: Effect.Effect<A, E, SqlStore.SqlAtomic | SqlClient.SqlClient>) =>
   Effect.flatMap(Effect.promise(() => pool.fresh()), (db) =>
     Effect.provide(
       body,
-      layerBatchAtomic.pipe(Layer.provideMerge(D1Store.layerClient({ db, migrate: true })))
+      D1Store.layerBatchAtomic().pipe(Layer.provideMerge(D1Store.layerClient({ db, migrate: true })))
     ))
 
 describe("SqlAtomic as one D1 batch", () => {
   it.effect("answers each statement's rows, in order", () =>
     withD1(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const atomic = yield* SqlAtomic
+      const atomic = yield* SqlStore.SqlAtomic
       const rows = yield* atomic.run([
         sql`INSERT INTO hookgate_alerts (alert_id, kind, message, created_at) VALUES (${"a"}, ${"capped"}, ${"m"}, ${1}) RETURNING alert_id`,
         sql`UPDATE hookgate_alerts SET message = ${"n"} WHERE alert_id = ${"nope"} RETURNING alert_id`,
@@ -34,7 +34,7 @@ describe("SqlAtomic as one D1 batch", () => {
   it.effect("stands or falls as a whole: a failing statement undoes the ones before it", () =>
     withD1(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const atomic = yield* SqlAtomic
+      const atomic = yield* SqlStore.SqlAtomic
       const error = yield* Effect.flip(atomic.run([
         sql`INSERT INTO hookgate_alerts (alert_id, kind, message, created_at) VALUES (${"a"}, ${"capped"}, ${"m"}, ${1})`,
         sql`INSERT INTO hookgate_alerts (alert_id, kind, message, created_at) VALUES (${"a"}, ${"capped"}, ${"m"}, ${1})`

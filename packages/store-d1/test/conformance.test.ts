@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { pipelineBehaviours, storeConformance } from "@hookgate/core/conformance"
+import { alertStoreConformance, pipelineBehaviours, storeConformance } from "@hookgate/core/conformance"
 import { type D1Pool, freshStoreLayer, type ParameterTrace, startD1Pool } from "./support.js"
 
-// Both suites on a real D1 (Miniflare's workerd), a fresh database per test.
+// The suites on a real D1 (Miniflare's workerd), a fresh database per test.
 let pool: D1Pool
 beforeAll(async () => {
   pool = await startD1Pool(80)
@@ -13,8 +13,9 @@ const trace: ParameterTrace = { statements: 0, widest: 0, widestSql: "" }
 
 storeConformance("D1", () => freshStoreLayer(() => pool, trace))
 pipelineBehaviours("D1", () => freshStoreLayer(() => pool, trace))
+alertStoreConformance("D1", () => freshStoreLayer(() => pool, trace))
 
-// Registered last, so it runs after both suites: every statement they bound
+// Registered last, so it runs after the suites: every statement they bound
 // stayed within D1's limit of 100 parameters.
 describe("D1 parameter limit", () => {
   it("no statement of the store bound more than 100 parameters", () => {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { applyMigrations, D1_MIGRATIONS_TABLE, d1Migrations, renderMigrationFile } from "@hookgate/store-d1"
-import { migrations } from "@hookgate/store-sql"
+import { D1Store } from "@hookgate/store-d1"
+import { SqlStore } from "@hookgate/store-sql"
 import { Effect } from "effect"
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { type D1Pool, startD1Pool, testDatabase } from "./support.js"
 
 const dir = join(import.meta.dirname, "..", "migrations")
-const names = d1Migrations.map((m) => m.name)
+const names = D1Store.d1Migrations.map((m) => m.name)
 
 let pool: D1Pool
 beforeAll(async () => {
@@ -18,23 +18,23 @@ afterAll(() => pool?.dispose())
 describe("D1 migrations", () => {
   it("the .sql files are store-sql's migrations, named as wrangler expects", () => {
     if (process.env.HOOKGATE_WRITE_MIGRATIONS === "1") {
-      for (const migration of d1Migrations) writeFileSync(join(dir, migration.name), renderMigrationFile(migration))
+      for (const migration of D1Store.d1Migrations) writeFileSync(join(dir, migration.name), D1Store.renderMigrationFile(migration))
     }
-    expect(d1Migrations.map((m) => m.name)).toEqual(migrations.map((m) => `${String(m.id).padStart(4, "0")}_${m.name}.sql`))
-    expect(readdirSync(dir).filter((f) => f.endsWith(".sql")).sort()).toEqual(d1Migrations.map((m) => m.name))
-    for (const migration of d1Migrations) {
+    expect(D1Store.d1Migrations.map((m) => m.name)).toEqual(SqlStore.migrations.map((m) => `${String(m.id).padStart(4, "0")}_${m.name}.sql`))
+    expect(readdirSync(dir).filter((f) => f.endsWith(".sql")).sort()).toEqual(D1Store.d1Migrations.map((m) => m.name))
+    for (const migration of D1Store.d1Migrations) {
       expect(readFileSync(join(dir, migration.name), "utf8"), `${migration.name} is stale: run with HOOKGATE_WRITE_MIGRATIONS=1`)
-        .toBe(renderMigrationFile(migration))
+        .toBe(D1Store.renderMigrationFile(migration))
     }
-    expect(d1Migrations[0]!.name).toBe("0001_init.sql")
+    expect(D1Store.d1Migrations[0]!.name).toBe("0001_init.sql")
   })
 
   it.effect("applyMigrations applies each file once and records it in d1_migrations", () =>
     Effect.gen(function*() {
       const db = yield* Effect.promise(() => pool.fresh())
-      expect(yield* applyMigrations(db)).toEqual(names)
-      expect(yield* applyMigrations(db)).toEqual([])
-      const recorded = yield* Effect.promise(() => db.prepare(`SELECT id, name, applied_at FROM ${D1_MIGRATIONS_TABLE} ORDER BY id`).all())
+      expect(yield* D1Store.applyMigrations(db)).toEqual(names)
+      expect(yield* D1Store.applyMigrations(db)).toEqual([])
+      const recorded = yield* Effect.promise(() => db.prepare(`SELECT id, name, applied_at FROM ${D1Store.D1_MIGRATIONS_TABLE} ORDER BY id`).all())
       expect(recorded.results).toEqual(names.map((name, i) => ({ id: i + 1, name, applied_at: expect.any(String) })))
       const tables = yield* Effect.promise(() =>
         db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'hookgate_%' ORDER BY name").all()
@@ -61,14 +61,14 @@ describe("D1 migrations", () => {
           ])
         )
       }
-      expect(yield* applyMigrations(db)).toEqual([])
+      expect(yield* D1Store.applyMigrations(db)).toEqual([])
     }))
 
   it.effect("a failing migration leaves nothing behind, not even its record", () =>
     Effect.gen(function*() {
       const db = yield* Effect.promise(() => pool.fresh())
       const broken = [{ name: "0001_broken.sql", statements: ["CREATE TABLE hookgate_x (a TEXT)", "INSERT INTO nowhere VALUES (1)"] }]
-      const error = yield* Effect.flip(applyMigrations(db, { migrations: broken }))
+      const error = yield* Effect.flip(D1Store.applyMigrations(db, { migrations: broken }))
       expect(error._tag).toBe("D1MigrationError")
       expect(error.migration).toBe("0001_broken.sql")
       const left = yield* Effect.promise(() =>
@@ -83,7 +83,7 @@ describe("D1 migrations", () => {
     Effect.gen(function*() {
       // Serialised per statement (see testDatabase), so the two still interleave statement by statement.
       const db = testDatabase(yield* Effect.promise(() => pool.fresh()))
-      const [a, b] = yield* Effect.all([applyMigrations(db), applyMigrations(db)], { concurrency: 2 })
+      const [a, b] = yield* Effect.all([D1Store.applyMigrations(db), D1Store.applyMigrations(db)], { concurrency: 2 })
       expect([...a, ...b].sort()).toEqual(names)
       const recorded = yield* Effect.promise(() => db.prepare("SELECT name FROM d1_migrations").all())
       expect(recorded.results).toHaveLength(names.length)

@@ -1,4 +1,4 @@
-import { applyMigrations, type D1Database, D1Store } from "@hookgate/store-d1"
+import { D1Store } from "@hookgate/store-d1"
 import { Effect, Layer } from "effect"
 import { Miniflare } from "miniflare"
 
@@ -17,10 +17,10 @@ export const startD1Pool = async (size: number) => {
   let next = 0
   return {
     /** A database nobody has used yet. */
-    fresh: async (): Promise<D1Database> => {
+    fresh: async (): Promise<D1Store.D1Database> => {
       const name = names[next++]
       if (name === undefined) throw new Error(`the D1 pool of ${size} databases is used up`)
-      return (await mf.getD1Database(name)) as unknown as D1Database
+      return (await mf.getD1Database(name)) as unknown as D1Store.D1Database
     },
     dispose: () => mf.dispose()
   }
@@ -34,7 +34,7 @@ export interface ParameterTrace {
   widestSql: string
 }
 
-type Statement = ReturnType<D1Database["prepare"]>
+type Statement = ReturnType<D1Store.D1Database["prepare"]>
 
 /**
  * A D1 binding for tests run from Node: it records how many parameters each
@@ -46,7 +46,7 @@ type Statement = ReturnType<D1Database["prepare"]>
  * statement at a time, so serialising here changes nothing the store relies on;
  * statements stay lazy (sql and parameters) until their turn comes.
  */
-export const testDatabase = (db: D1Database, trace?: ParameterTrace): D1Database => {
+export const testDatabase = (db: D1Store.D1Database, trace?: ParameterTrace): D1Store.D1Database => {
   let tail: Promise<unknown> = Promise.resolve()
   const serial = <A>(run: () => Promise<A>): Promise<A> => {
     const next = tail.then(run, run)
@@ -80,10 +80,10 @@ export const testDatabase = (db: D1Database, trace?: ParameterTrace): D1Database
     exec: (sql: string) => serial(() => db.exec(sql)),
     dump: () => serial(() => db.dump()),
     withSession: (constraint?: string) => db.withSession(constraint)
-  } as unknown as D1Database
+  } as unknown as D1Store.D1Database
 }
 
-/** The D1 store on a fresh database of the pool, migrated by `applyMigrations`. */
+/** The D1 store on a fresh database of the pool, migrated by `D1Store.applyMigrations`. */
 export const freshStoreLayer = (pool: () => D1Pool, trace?: ParameterTrace) =>
   Layer.unwrapEffect(
     Effect.promise(() => pool().fresh()).pipe(
@@ -91,4 +91,4 @@ export const freshStoreLayer = (pool: () => D1Pool, trace?: ParameterTrace) =>
     )
   )
 
-export { applyMigrations }
+export const applyMigrations = D1Store.applyMigrations

@@ -13,10 +13,13 @@ export class SqlAtomic extends Context.Tag("@hookgate/store-sql/SqlAtomic")<SqlA
     statements: ReadonlyArray<Statement.Statement<Record<string, unknown>>>
   ) => Effect.Effect<ReadonlyArray<ReadonlyArray<Record<string, unknown>>>, SqlError>
 }>() {
-  static readonly layerTransaction: Layer.Layer<SqlAtomic, never, SqlClient.SqlClient> = Layer.effect(
-    SqlAtomic,
-    Effect.map(SqlClient.SqlClient, (sql) => ({
-      run: (statements) => sql.withTransaction(Effect.forEach(statements, (statement) => statement))
-    }))
-  )
+  /** As one `SqlClient` transaction (SQLite, Postgres). */
+  static layerTransaction(): Layer.Layer<SqlAtomic, never, SqlClient.SqlClient> {
+    return Layer.effect(
+      SqlAtomic,
+      Effect.map(SqlClient.SqlClient, (sql) => ({
+        run: (statements) => sql.withTransaction(Effect.forEach(statements, (statement) => statement))
+      }))
+    )
+  }
 }

@@ -1,10 +1,9 @@
 /**
  * @hookgate/store-sql: the one SQL implementation of hookgate's storage and
- * leasing, on `@effect/sql`, portable across SQLite, D1 and Postgres.
+ * leasing, on `@effect/sql`, portable across SQLite, D1 and Postgres. One
+ * namespace: `SqlStore.layer()`, `SqlStore.SqlAtomic`, `SqlStore.migrate`,
+ * `SqlStore.migrations`.
  */
-export { SqlAtomic } from "./atomic.js"
-export { layerSqlStore, makeSqlStore, type SqlStoreServices } from "./sql-store.js"
-export { makeSqlDeadLetters, makeSqlMessageLedger } from "./sql-messages.js"
-export { makeSqlCampaignStore } from "./sql-campaigns.js"
-export { loader, migrate, migrations, MIGRATIONS_TABLE } from "./migrations/index.js"
-export { decodeAlert, decodeOrder, decodeReceipt } from "./rows.js"
+export * as SqlStore from "./store.js"
+/** Every store port `SqlStore.layer()` provides (also as `SqlStore.SqlStoreServices`); at the root so declaration files can name it. */
+export type { SqlStoreServices } from "./sql-store.js"

@@ -1,12 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
-import { StoreUnavailable } from "@hookgate/core"
 import { type BatchReservation, type CampaignStoreShape, type LedgerCounts } from "@hookgate/core/campaigns"
 import { Effect, Option } from "effect"
 import { decodeCampaign, decodeMember, encodeTemplate } from "./ledger-rows.js"
-
-const unavailable = (operation: string) => <A, R>(effect: Effect.Effect<A, SqlError, R>) =>
-  Effect.mapError(effect, (cause) => new StoreUnavailable({ operation, cause }))
+import { unavailable } from "./unavailable.js"
 
 /**
  * The campaign ledger in SQL. A whole batch travels in ONE bound parameter (a

@@ -1,12 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
-import { StoreUnavailable } from "@hookgate/core"
 import { type DeadLetterStoreShape, type MessageLedgerShape } from "@hookgate/core/queue"
 import { Effect, Option } from "effect"
 import { decodeDeadLetter, decodeMessage } from "./ledger-rows.js"
-
-const unavailable = (operation: string) => <A, R>(effect: Effect.Effect<A, SqlError, R>) =>
-  Effect.mapError(effect, (cause) => new StoreUnavailable({ operation, cause }))
+import { unavailable } from "./unavailable.js"
 
 /**
  * `MessageLedger` in SQL: the lease is taken by one upsert that only updates a

@@ -1,21 +1,22 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
 import {
   Lease,
   type LeaseShape,
   type NewOrder,
   newLeasedOrder,
   OrderStore,
-  type OrderStoreShape,
-  StoreUnavailable
+  type OrderStoreShape
 } from "@hookgate/core"
+import { AlertStore } from "@hookgate/core/alerts"
 import { CampaignStore } from "@hookgate/core/campaigns"
 import { DeadLetterStore, MessageLedger } from "@hookgate/core/queue"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlAtomic } from "./atomic.js"
-import { decodeAlert, decodeOrder, decodeReceipt, StatsRow } from "./rows.js"
+import { decodeOrder, decodeReceipt, StatsRow } from "./rows.js"
+import { insertReleaseAlert, makeSqlAlertStore } from "./sql-alerts.js"
 import { makeSqlCampaignStore } from "./sql-campaigns.js"
 import { makeSqlDeadLetters, makeSqlMessageLedger } from "./sql-messages.js"
+import { unavailable } from "./unavailable.js"
 
 /**
  * The one SQL implementation of `OrderStore` and `Lease`, on `@effect/sql`.
@@ -27,9 +28,6 @@ import { makeSqlDeadLetters, makeSqlMessageLedger } from "./sql-messages.js"
 export const makeSqlStore = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const atomic = yield* SqlAtomic
-
-  const unavailable = (operation: string) => <A, R>(effect: Effect.Effect<A, SqlError, R>) =>
-    Effect.mapError(effect, (cause) => new StoreUnavailable({ operation, cause }))
 
   const selectOrder = (key: string) =>
     Effect.map(sql`SELECT * FROM hookgate_orders WHERE order_key = ${key}`, (rows) =>
@@ -119,29 +117,6 @@ WHERE order_key = ${key} AND status IN ('capped', 'failed') RETURNING *`.pipe(
         unavailable("requeue")
       ),
 
-    saveAlert: (alert) =>
-      sql`INSERT INTO hookgate_alerts (alert_id, kind, order_key, message, created_at, delivered_at, delivery_error)
-VALUES (${alert.id}, ${alert.kind}, ${alert.orderKey}, ${alert.message}, ${alert.createdAt}, ${alert.deliveredAt},
-  ${alert.deliveryError})
-ON CONFLICT (alert_id) DO NOTHING RETURNING alert_id`.pipe(
-        Effect.map((rows) => rows.length > 0),
-        unavailable("saveAlert")
-      ),
-
-    markAlert: (id, { at, error }) =>
-      (error === null
-        ? sql`UPDATE hookgate_alerts SET delivered_at = ${at}, delivery_error = NULL WHERE alert_id = ${id}`
-        : sql`UPDATE hookgate_alerts SET delivery_error = ${error} WHERE alert_id = ${id}`).pipe(
-          Effect.asVoid,
-          unavailable("markAlert")
-        ),
-
-    alerts: ({ limit }) =>
-      sql`SELECT * FROM hookgate_alerts ORDER BY created_at DESC, alert_id LIMIT ${limit}`.pipe(
-        Effect.map((rows) => rows.map(decodeAlert)),
-        unavailable("alerts")
-      ),
-
     stats: sql`SELECT
   (SELECT COUNT(*) FROM hookgate_orders WHERE status = 'pending') AS pending,
   (SELECT COUNT(*) FROM hookgate_orders WHERE status = 'sent') AS sent,
@@ -209,11 +184,7 @@ RETURNING order_key`
       }
       const alert = failure.alert.value
       // Stored in the same atomic step, and only if this very release applied.
-      const insertAlert = sql`INSERT INTO hookgate_alerts (alert_id, kind, order_key, message, created_at)
-SELECT ${alert.id}, ${alert.kind}, ${alert.orderKey}, ${alert.message}, ${alert.createdAt}
-WHERE EXISTS (SELECT 1 FROM hookgate_orders WHERE order_key = ${key} AND released_token = ${token})
-ON CONFLICT (alert_id) DO NOTHING`
-      return atomic.run([update, insertAlert]).pipe(
+      return atomic.run([update, insertReleaseAlert(sql, alert, key, token)]).pipe(
         Effect.map(([updated]) => (updated ?? []).length > 0),
         unavailable("release")
       )
@@ -224,11 +195,12 @@ ON CONFLICT (alert_id) DO NOTHING`
 })
 
 /** Every storage service hookgate has, on one database. */
-export type SqlStoreServices = OrderStore | Lease | MessageLedger | DeadLetterStore | CampaignStore
+export type SqlStoreServices = OrderStore | Lease | AlertStore | MessageLedger | DeadLetterStore | CampaignStore
 
 /**
- * `OrderStore` and `Lease`, and the queue and campaign ledgers (`MessageLedger`,
- * `DeadLetterStore`, `CampaignStore`), on the `SqlClient` in context (migrations must have run).
+ * Every port on the `SqlClient` in context (migrations must have run):
+ * `OrderStore` and `Lease`, `AlertStore`, and the queue and campaign ledgers
+ * (`MessageLedger`, `DeadLetterStore`, `CampaignStore`).
  */
 export const layerSqlStore: Layer.Layer<SqlStoreServices, never, SqlClient.SqlClient | SqlAtomic> = Layer
   .effectContext(
@@ -236,6 +208,7 @@ export const layerSqlStore: Layer.Layer<SqlStoreServices, never, SqlClient.SqlCl
       const { lease, store } = yield* makeSqlStore
       return Context.make(OrderStore, store).pipe(
         Context.add(Lease, lease),
+        Context.add(AlertStore, yield* makeSqlAlertStore),
         Context.add(MessageLedger, yield* makeSqlMessageLedger),
         Context.add(DeadLetterStore, yield* makeSqlDeadLetters),
         Context.add(CampaignStore, yield* makeSqlCampaignStore)

@@ -1,5 +1,5 @@
 /**
  * @hookgate/store-sqlite: the embedded default store for Node, on better-sqlite3.
+ * One namespace: `SqliteStore.layer({ filename })`, `SqliteStore.layerConfig(config?)`.
  */
 export * as SqliteStore from "./sqlite-store.js"
-export { layer, layerConfig, layerSqliteClient, type SqliteStoreOptions } from "./sqlite-store.js"

@@ -1,10 +1,11 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqliteClient } from "@effect/sql-sqlite-node"
-import { layerSqlStore, migrate, SqlAtomic, type SqlStoreServices } from "@hookgate/store-sql"
+import { SqlStore } from "@hookgate/store-sql"
 import { Config, Effect, Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 
+/** Where the database lives and how long a writer waits. */
 export interface SqliteStoreOptions {
   /** A file path, or `:memory:`. The file's folder is created when missing. */
   readonly filename: string
@@ -17,10 +18,10 @@ export interface SqliteStoreOptions {
  * two processes may share the file) and a busy timeout so a second process
  * waits for the write lock instead of failing at once. Migrations run on start.
  */
-export const layerSqliteClient = (options: SqliteStoreOptions) =>
+export const layerClient = (options: SqliteStoreOptions) =>
   Layer.effectDiscard(
     Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      Effect.zipRight(sql.unsafe(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`), migrate))
+      Effect.zipRight(sql.unsafe(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`), SqlStore.migrate))
   ).pipe(
     Layer.provideMerge(
       Layer.unwrapEffect(Effect.sync(() => {
@@ -31,14 +32,17 @@ export const layerSqliteClient = (options: SqliteStoreOptions) =>
   )
 
 /** Every hookgate store service (orders, leases, message and campaign ledgers) on an embedded SQLite database (better-sqlite3). */
-export const layer = (options: SqliteStoreOptions): Layer.Layer<SqlStoreServices | SqlClient.SqlClient, unknown> =>
-  layerSqlStore.pipe(
-    Layer.provide(SqlAtomic.layerTransaction),
-    Layer.provideMerge(layerSqliteClient(options))
+export const layer = (options: SqliteStoreOptions): Layer.Layer<SqlStore.SqlStoreServices | SqlClient.SqlClient, unknown> =>
+  SqlStore.layer().pipe(
+    Layer.provide(SqlStore.SqlAtomic.layerTransaction()),
+    Layer.provideMerge(layerClient(options))
   )
 
 /** Reads `HOOKGATE_DB` (default `.hookgate/hookgate.db`). */
-export const layerConfig = (defaultFilename = ".hookgate/hookgate.db") =>
-  Layer.unwrapEffect(
-    Effect.map(Config.string("HOOKGATE_DB").pipe(Config.withDefault(defaultFilename)), (filename) => layer({ filename }))
-  )
+export const SqliteStoreConfig: Config.Config<SqliteStoreOptions> = Config.all({
+  filename: Config.string("HOOKGATE_DB").pipe(Config.withDefault(".hookgate/hookgate.db"))
+})
+
+/** Every hookgate store service on the SQLite file named by Config (`SqliteStoreConfig` by default). */
+export const layerConfig = (config: Config.Config<SqliteStoreOptions> = SqliteStoreConfig) =>
+  Layer.unwrapEffect(Effect.map(config, layer))

@@ -42,7 +42,7 @@ describe("the campaign ledger within D1's 100-parameter limit, on SQLite", () =>
               sqlite(),
               ScriptedMailer.layer({ batch: true }),
               RecordingAlerter.layer(),
-              RetryPolicy.Default,
+              RetryPolicy.layer(),
               Logger.minimumLogLevel(LogLevel.Error)
             )),
             Layer.provide(trace)

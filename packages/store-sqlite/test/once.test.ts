@@ -1,6 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
-import { once } from "@hookgate/core/queue"
+import { Consumer } from "@hookgate/core/queue"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { Effect, Ref } from "effect"
 import { spawn } from "node:child_process"
@@ -42,7 +42,7 @@ describe("Consumer.once on SQLite", () => {
       // once: the failed run releases its lease, the redelivery runs it, a third delivery does nothing.
       const charges = yield* Ref.make(0)
       const runs = yield* Ref.make(0)
-      const handler = once("order-8812-charge", chargeOnce(charges, runs))
+      const handler = Consumer.once("order-8812-charge", chargeOnce(charges, runs))
       expect((yield* deliver(handler))._tag).toBe("Left")
       expect((yield* deliver(handler))._tag).toBe("Right")
       expect((yield* deliver(handler))._tag).toBe("Right")

@@ -7,6 +7,7 @@ import { CapturingLog } from "./emails.js"
 import { CREEM_SECRET, type SignedWebhook, STRIPE_SECRET } from "./webhooks.js"
 
 export const RESEND_API_KEY = "re_example_worker_key"
+export const ADMIN_TOKEN = "example-worker-admin-token"
 
 /** The two configurations the tests run, side by side in one Miniflare, each with its own D1. */
 export type Mailer = "cloudflare" | "resend"
@@ -24,7 +25,7 @@ export const startExample = async () => {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(wranglerConfig)
   const resend = await startResendTestServer({ apiKey: RESEND_API_KEY })
   const log = new CapturingLog(LogLevel.INFO)
-  const secrets = { STRIPE_WEBHOOK_SECRET: STRIPE_SECRET, CREEM_WEBHOOK_SECRET: CREEM_SECRET }
+  const secrets = { STRIPE_WEBHOOK_SECRET: STRIPE_SECRET, CREEM_WEBHOOK_SECRET: CREEM_SECRET, HOOKGATE_ADMIN_TOKEN: ADMIN_TOKEN }
   const worker = (name: Mailer, vars: Record<string, string>) => ({
     ...workerOptions,
     name,
@@ -84,8 +85,8 @@ export const startExample = async () => {
       })
       return { status: response.status, body: (await response.json()) as Record<string, unknown> }
     },
-    get: async (mailer: Mailer, path: string) => {
-      const response = await workers[mailer].fetch(`https://shop.example${path}`)
+    get: async (mailer: Mailer, path: string, headers: Record<string, string> = {}) => {
+      const response = await workers[mailer].fetch(`https://shop.example${path}`, { headers })
       return { status: response.status, body: (await response.json()) as Record<string, unknown> }
     },
     /** Fires the cron trigger of wrangler.jsonc once. */

@@ -3,14 +3,7 @@
 // sent emails are rows in D1, so the test can count them.
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import * as SqlClient from "@effect/sql/SqlClient"
-import {
-  binding,
-  campaignBatches,
-  layerCampaignQueue,
-  layerD1Store,
-  makeWorker,
-  type WorkerQueueProducer
-} from "@hookgate/cloudflare"
+import { Cloudflare } from "@hookgate/cloudflare"
 import { RetryPolicy } from "@hookgate/core"
 import { Alerter } from "@hookgate/core/alerts"
 import { campaignBatchMessage, CampaignQueue, Campaigns, CampaignTemplate } from "@hookgate/core/campaigns"
@@ -22,7 +15,7 @@ import { Context, Effect, Layer, Schema, Stream } from "effect"
 
 class Jobs extends Context.Tag("test/Jobs")<Jobs, { readonly send: (body: unknown) => Promise<unknown> }>() {}
 
-const JobsLayer = Layer.effect(Jobs, binding<Jobs["Type"] & WorkerQueueProducer>("JOBS", "send"))
+const JobsLayer = Layer.effect(Jobs, Cloudflare.binding<Jobs["Type"] & Cloudflare.WorkerQueueProducer>("JOBS", "send"))
 
 const Tables = Layer.effectDiscard(Effect.flatMap(SqlClient.SqlClient, (sql) =>
   Effect.zipRight(
@@ -100,16 +93,16 @@ const Base = Layer.mergeAll(
   layerTestRenderer,
   // No backoff in the test: a retried message comes back at once.
   RetryPolicy.layer({ backoffBase: "0 millis", inRequestBase: 0 }),
-  Alerter.layerLog,
+  Alerter.layerLog(),
   JobsLayer,
   Tables
 ).pipe(
   Layer.provideMerge(RecordingMailer),
-  Layer.provideMerge(layerD1Store({ binding: "DB", migrate: true }))
+  Layer.provideMerge(Cloudflare.layerD1Store({ binding: "DB", migrate: true }))
 )
 
-export default makeWorker({
-  layer: Campaigns.layer.pipe(Layer.provideMerge(layerCampaignQueue({ binding: "CAMPAIGNS" })), Layer.provideMerge(Base)),
+export default Cloudflare.makeWorker({
+  layer: Campaigns.layer().pipe(Layer.provideMerge(Cloudflare.layerCampaignQueue({ binding: "CAMPAIGNS" })), Layer.provideMerge(Base)),
   router,
   queues: {
     "hookgate-jobs": Consumer.handler({
@@ -122,6 +115,6 @@ export default makeWorker({
             sql`INSERT INTO test_effects VALUES (${job.key}, ${delivery.attempts})`).pipe(Effect.orDie)
     }),
     "hookgate-jobs-dlq": deadLetterHandler({ alertThreshold: 1 }),
-    "hookgate-campaigns": campaignBatches
+    "hookgate-campaigns": Cloudflare.campaignBatches
   }
 })

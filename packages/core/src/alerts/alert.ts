@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 
+/** What an alert is about. */
 export const AlertKind = Schema.Literal(
   "capped",
   "failed",

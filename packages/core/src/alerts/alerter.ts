@@ -2,6 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import type { Alert } from "./alert.js"
 import type { AlertFailed } from "./errors.js"
 
+/** Delivers one alert to the owner (an email, a POST, the log). */
 export interface AlerterShape {
   readonly alert: (alert: Alert) => Effect.Effect<void, AlertFailed>
 }
@@ -9,10 +10,12 @@ export interface AlerterShape {
 /** Tells the owner. Alerts are stored before the alerter runs, so a failing alerter loses nothing. */
 export class Alerter extends Context.Tag("@hookgate/core/Alerter")<Alerter, AlerterShape>() {
   /** Writes each alert to the log at warning level. */
-  static readonly layerLog: Layer.Layer<Alerter> = Layer.succeed(Alerter, {
-    alert: (alert) =>
-      Effect.logWarning(`hookgate alert: ${alert.message}`).pipe(
-        Effect.annotateLogs({ alertId: alert.id, kind: alert.kind, orderKey: alert.orderKey ?? "" })
-      )
-  })
+  static layerLog(): Layer.Layer<Alerter> {
+    return Layer.succeed(Alerter, {
+      alert: (alert) =>
+        Effect.logWarning(`hookgate alert: ${alert.message}`).pipe(
+          Effect.annotateLogs({ alertId: alert.id, kind: alert.kind, orderKey: alert.orderKey ?? "" })
+        )
+    })
+  }
 }

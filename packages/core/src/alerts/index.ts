@@ -5,4 +5,5 @@
 export * from "./alert.js"
 export * from "./errors.js"
 export * from "./alerter.js"
+export * from "./alert-store.js"
 export { attemptAlert, makeAlert, raiseAlert } from "./raise.js"

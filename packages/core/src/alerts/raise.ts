@@ -3,8 +3,9 @@ import { Alert, type AlertKind } from "./alert.js"
 import { Metrics } from "../observability/metrics.js"
 import { step } from "../internal/spans.js"
 import { Alerter } from "./alerter.js"
-import { OrderStore } from "../orders/order-store.js"
+import { AlertStore } from "./alert-store.js"
 
+/** A new alert, created at `now`, not yet attempted. */
 export const makeAlert = (
   fields: { readonly id: string; readonly kind: AlertKind; readonly orderKey: string | null; readonly message: string },
   now: number
@@ -17,11 +18,11 @@ export const makeAlert = (
 export const attemptAlert = (alert: Alert) =>
   Effect.gen(function*() {
     const alerter = yield* Alerter
-    const store = yield* OrderStore
+    const store = yield* AlertStore
     yield* Metrics.alert(alert.kind)
     const result = yield* Effect.either(alerter.alert(alert))
     const at = yield* Clock.currentTimeMillis
-    yield* store.markAlert(alert.id, {
+    yield* store.recordAttempt(alert.id, {
       at,
       error: result._tag === "Left" ? result.left.detail : null
     })
@@ -33,7 +34,7 @@ export const attemptAlert = (alert: Alert) =>
 /** Stores an alert (once per id) and attempts it when it was new. */
 export const raiseAlert = (alert: Alert) =>
   Effect.gen(function*() {
-    const store = yield* OrderStore
-    const isNew = yield* store.saveAlert(alert)
+    const store = yield* AlertStore
+    const isNew = yield* store.save(alert)
     if (isNew) yield* attemptAlert(alert)
   }).pipe(Effect.catchAll((error) => Effect.logError("could not store an alert", error)))

@@ -127,4 +127,5 @@ export interface CampaignStoreShape {
   readonly notePrevented: (campaignId: string, count: number) => Effect.Effect<number, StoreUnavailable>
 }
 
+/** The campaign ledger: one row per campaign and recipient (in-memory, SQLite, D1). */
 export class CampaignStore extends Context.Tag("@hookgate/core/CampaignStore")<CampaignStore, CampaignStoreShape>() {}

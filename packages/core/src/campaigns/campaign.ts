@@ -54,5 +54,6 @@ export class CampaignBatchMessage extends Schema.Class<CampaignBatchMessage>("Ca
   batch: Schema.Int.pipe(Schema.positive())
 }) {}
 
+/** The queue message that asks for one delivery of a campaign's batch slot. */
 export const campaignBatchMessage = (campaignId: string, batch: number) =>
   new CampaignBatchMessage({ type: "hookgate/campaign-batch", campaignId, batch }, true)

@@ -10,7 +10,7 @@ import { CampaignQueue } from "./campaign-queue.js"
 import { type CampaignRow, CampaignStore } from "./campaign-store.js"
 import { DeadLetterStore } from "../queue/dead-letters.js"
 import { Mailer } from "../mail/mailer.js"
-import { OrderStore } from "../orders/order-store.js"
+import { AlertStore } from "../alerts/alert-store.js"
 import { RetryPolicy } from "../orders/retry-policy.js"
 import { dispatchCampaign, pauseCampaign, resumeCampaign, startCampaign } from "./control.js"
 import { createCampaign, type CreateCampaignInput } from "./create.js"
@@ -20,6 +20,7 @@ import { CampaignOptions, defaultCampaignOptions } from "./options.js"
 import { type BatchOutcome, sendCampaignBatch } from "./send-batch.js"
 import { campaignStatus } from "./status.js"
 
+/** The campaign service: its control operations and the batch consumer. */
 export interface CampaignsShape {
   /** Creates a draft and streams its recipients into the ledger (flat memory). */
   readonly create: <E, R>(
@@ -40,10 +41,10 @@ export interface CampaignsShape {
 
 type Control = CampaignNotFound | CampaignStateError | StoreUnavailable | QueueUnavailable
 
-type Needs = CampaignStore | CampaignQueue | Mailer | RetryPolicy | OrderStore | Alerter | DeadLetterStore
+type Needs = CampaignStore | CampaignQueue | Mailer | RetryPolicy | AlertStore | Alerter | DeadLetterStore
 
 /** Builds the service from the services in context (a template cache lives with it: templates never change). */
-export const makeCampaigns: Effect.Effect<CampaignsShape, never, Needs> = Effect.gen(function*() {
+const makeCampaigns: Effect.Effect<CampaignsShape, never, Needs> = Effect.gen(function*() {
   const context = yield* Effect.context<Needs>()
   const options = Option.getOrElse(yield* Effect.serviceOption(CampaignOptions), () => defaultCampaignOptions)
   const store = Context.get(context, CampaignStore)
@@ -77,6 +78,7 @@ export const makeCampaigns: Effect.Effect<CampaignsShape, never, Needs> = Effect
   }
 })
 
+/** Options of `Campaigns.layerInProcess`: the in-process queue's knobs. */
 export interface InProcessCampaignsOptions extends Partial<Omit<InProcessQueueOptions, "deadLetter">> {
   /** Alert once the campaign queue has given up on this many messages (default 1). */
   readonly deadLetterAlertThreshold?: number
@@ -90,8 +92,13 @@ export class CampaignInProcessQueue extends Context.Tag("@hookgate/core/Campaign
 
 /** Campaigns: create, start, pause, resume, status, and the batch consumer. */
 export class Campaigns extends Context.Tag("@hookgate/core/Campaigns")<Campaigns, CampaignsShape>() {
+  /** The service, built from the services in context (its `CampaignQueue` among them). */
+  static readonly make: Effect.Effect<CampaignsShape, never, Needs> = makeCampaigns
+
   /** On the `CampaignQueue` in context (a Cloudflare Queue producer, say). */
-  static readonly layer: Layer.Layer<Campaigns, never, Needs> = Layer.effect(Campaigns, makeCampaigns)
+  static layer(): Layer.Layer<Campaigns, never, Needs> {
+    return Layer.effect(Campaigns, makeCampaigns)
+  }
 
   /**
    * With the in-process queue (Node): `Campaigns` and the `CampaignQueue` it

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 
+/** No campaign under that id (404). */
 export class CampaignNotFound extends Schema.TaggedError<CampaignNotFound>()("CampaignNotFound", {
   campaignId: Schema.String
 }) {

@@ -2,7 +2,7 @@ import { Clock, Effect, Either, Schema } from "effect"
 import { CampaignBatchMessage } from "./campaign.js"
 import type { StoreUnavailable } from "../orders/errors.js"
 import { keepDeadLetter } from "../queue/dead-letter.js"
-import { type Decision, Decision as Decisions, type Delivery, retryDelay, retryNoLaterThan } from "../queue/delivery.js"
+import { Decision, type Delivery, retryDelay, retryNoLaterThan } from "../queue/delivery.js"
 import type { BatchOutcome } from "./send-batch.js"
 
 const decode = Schema.decodeUnknownEither(CampaignBatchMessage)
@@ -24,24 +24,24 @@ export const campaignBatchHandler = <R>(
         Effect.annotateLogs({ queue: delivery.queue, messageId: delivery.id })
       )
       yield* keepDeadLetter(delivery)
-      return Decisions.Ack() as Decision
+      return Decision.Ack() as Decision
     }
     const outcome = yield* send(message.right)
     switch (outcome._tag) {
       case "Sent":
         return outcome.retry === 0
-          ? Decisions.Ack() as Decision
-          : Decisions.Retry({ delay: yield* retryDelay(outcome.attempts) }) as Decision
+          ? Decision.Ack() as Decision
+          : Decision.Retry({ delay: yield* retryDelay(outcome.attempts) }) as Decision
       case "InProgress":
         return yield* retryNoLaterThan(delivery.attempts, outcome.until, yield* Clock.currentTimeMillis)
       default:
-        return Decisions.Ack() as Decision
+        return Decision.Ack() as Decision
     }
   }).pipe(
     Effect.catchAllCause((cause) =>
       Effect.zipRight(
         Effect.logWarning("a campaign batch delivery failed; it will be delivered again", cause),
-        Effect.map(retryDelay(delivery.attempts), (delay) => Decisions.Retry({ delay }) as Decision)
+        Effect.map(retryDelay(delivery.attempts), (delay) => Decision.Retry({ delay }) as Decision)
       )
     )
   )

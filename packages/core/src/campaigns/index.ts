@@ -1,13 +1,19 @@
-export { CampaignInProcessQueue, Campaigns, type CampaignsShape, type InProcessCampaignsOptions, makeCampaigns } from "./campaigns.js"
-export { dispatchCampaign, pauseCampaign, resumeCampaign, startCampaign } from "./control.js"
-export { createCampaign, type CreateCampaignInput, normalizeRecipient } from "./create.js"
+/**
+ * @hookgate/core/campaigns: bulk sends that go out once per campaign and
+ * recipient. The `Campaigns` service (create, start, pause, resume, status and
+ * the batch consumer), its `CampaignStore` ledger port and `CampaignQueue`
+ * producer port, the domain schemas and errors.
+ */
+export {
+  CampaignInProcessQueue,
+  Campaigns,
+  type CampaignsShape,
+  type InProcessCampaignsOptions
+} from "./campaigns.js"
+export type { CreateCampaignInput } from "./create.js"
 export { CampaignExists, CampaignNotFound, CampaignStateError, InvalidCampaign, InvalidRecipient } from "./errors.js"
-export { campaignBatchHandler } from "./handler.js"
-export { campaignBatchKey, campaignRecipientKey } from "./keys.js"
-export { CampaignOptions, type CampaignOptionsShape, defaultCampaignOptions } from "./options.js"
-export { fill, renderCampaignEmail } from "./render.js"
-export { BatchOutcome, sendCampaignBatch } from "./send-batch.js"
-export { campaignStatus } from "./status.js"
+export { CampaignOptions, type CampaignOptionsShape } from "./options.js"
+export { BatchOutcome } from "./send-batch.js"
 export * from "./campaign.js"
 export * from "./campaign-store.js"
 export * from "./campaign-queue.js"

@@ -1,5 +1,6 @@
 import { Context, Layer } from "effect"
 
+/** Campaign tunables. */
 export interface CampaignOptionsShape {
   /** Recipients per batch (default and maximum 100, Resend's batch limit). */
   readonly batchSize: number
@@ -11,6 +12,7 @@ export interface CampaignOptionsShape {
   readonly duplicatesAlertThreshold: number
 }
 
+/** The defaults of `CampaignOptions`. */
 export const defaultCampaignOptions: CampaignOptionsShape = {
   batchSize: 100,
   perRecipientConcurrency: 4,
@@ -18,6 +20,7 @@ export const defaultCampaignOptions: CampaignOptionsShape = {
   duplicatesAlertThreshold: 100
 }
 
+/** Overrides of the campaign tunables (`CampaignOptions.layer({...})`); the defaults without it. */
 export class CampaignOptions extends Context.Tag("@hookgate/core/CampaignOptions")<CampaignOptions, CampaignOptionsShape>() {
   static layer(options: Partial<CampaignOptionsShape>): Layer.Layer<CampaignOptions> {
     const merged = { ...defaultCampaignOptions, ...options }

@@ -1,7 +1,8 @@
-import { Cause, Clock, Data, Duration, Effect, Exit, identity, Option } from "effect"
+import { Cause, Clock, Data, Duration, Effect, Exit, Option } from "effect"
 import type { CampaignBatchMessage, CampaignState, CampaignTemplate } from "./campaign.js"
 import type { OutgoingEmail, SendReceipt } from "../mail/email.js"
-import { type MailerError, retryAfterOf, Unknown } from "../mail/errors.js"
+import { type MailerError, Unknown } from "../mail/errors.js"
+import { sendWithPolicy } from "../mail/send-policy.js"
 import { type StoreUnavailable } from "../orders/errors.js"
 import { Metrics } from "../observability/metrics.js"
 import { step } from "../internal/spans.js"
@@ -9,7 +10,7 @@ import { makeAlert, raiseAlert } from "../alerts/raise.js"
 import { type BatchMember, CampaignStore, type MemberResult } from "./campaign-store.js"
 import { Mailer, type MailerShape } from "../mail/mailer.js"
 import { RetryPolicy, type RetryPolicyShape } from "../orders/retry-policy.js"
-import { campaignBatchKey, campaignRecipientKey } from "./keys.js"
+import { campaignBatchKey, campaignRecipientKey } from "../mail/idempotency-key.js"
 import { CampaignOptions, defaultCampaignOptions } from "./options.js"
 import { renderCampaignEmail } from "./render.js"
 
@@ -32,21 +33,6 @@ export const BatchOutcome = Data.taggedEnum<BatchOutcome>()
 
 const describe = (error: MailerError) => error.message
 
-/** The in-request retry of `Transient` errors, as for orders (a `retry-after` over the limit is left to the queue). */
-const retried = <A>(policy: RetryPolicyShape, mailer: MailerShape, send: Effect.Effect<A, MailerError>) =>
-  send.pipe(
-    Effect.retry({
-      schedule: policy.inRequest,
-      while: (error) => error._tag === "Transient" && Duration.lessThanOrEqualTo(retryAfterOf(error), policy.maxInRequestWait)
-    }),
-    mailer.callTimeout === undefined
-      ? Effect.timeoutFail({
-        duration: policy.sendTimeout,
-        onTimeout: () => new Unknown({ mailer: mailer.name, detail: "no answer before the send timeout" })
-      })
-      : identity
-  )
-
 const retry = (member: BatchMember, error: MailerError, solo: boolean): MemberResult => ({
   seq: member.seq,
   outcome: "retry",
@@ -62,8 +48,9 @@ const sendEach = (
   context: { readonly mailer: MailerShape; readonly policy: RetryPolicyShape; readonly concurrency: number }
 ) =>
   Effect.forEach(members, (member, i) =>
-    retried(context.policy, context.mailer, context.mailer.send(emails[i]!, { idempotencyKey: campaignRecipientKey(campaignId, member.email) }))
+    context.mailer.send(emails[i]!, { idempotencyKey: campaignRecipientKey(campaignId, member.email) })
       .pipe(
+        sendWithPolicy(context.policy, context.mailer),
         Effect.match({
           onSuccess: (receipt): MemberResult => ({ seq: member.seq, outcome: "sent", messageId: receipt.messageId }),
           onFailure: (error): MemberResult =>
@@ -92,7 +79,9 @@ const sendMembers = (
       return yield* sendEach(message.campaignId, members, emails, context)
     }
     const batch = yield* Effect.either(
-      retried(policy, mailer, sendBatch(emails, { idempotencyKey: campaignBatchKey(message.campaignId, message.batch) }))
+      sendBatch(emails, { idempotencyKey: campaignBatchKey(message.campaignId, message.batch) }).pipe(
+        sendWithPolicy(policy, mailer)
+      )
     )
     if (batch._tag === "Right") {
       const receipts: ReadonlyArray<SendReceipt> = batch.right

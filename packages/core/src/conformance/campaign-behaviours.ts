@@ -1,13 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Clock, type Duration, Effect, Layer, Logger, LogLevel, Option, Stream } from "effect"
 import { CampaignInProcessQueue, Campaigns } from "../campaigns/campaigns.js"
-import { campaignBatchKey, campaignRecipientKey } from "../campaigns/keys.js"
+import { campaignBatchKey, campaignRecipientKey } from "../mail/idempotency-key.js"
 import { CampaignOptions } from "../campaigns/options.js"
 import { renderCampaignEmail } from "../campaigns/render.js"
 import { campaignBatchMessage } from "../campaigns/campaign.js"
 import { CampaignStore } from "../campaigns/campaign-store.js"
 import { Mailer } from "../mail/mailer.js"
-import { OrderStore } from "../orders/order-store.js"
+import { AlertStore } from "../alerts/alert-store.js"
 import { RetryPolicy } from "../orders/retry-policy.js"
 import { RecordingAlerter } from "../testing/recording-alerter.js"
 import { MailerSteps, ScriptedMailer, type ScriptedMailerOptions } from "../testing/scripted-mailer.js"
@@ -109,7 +109,7 @@ export const campaignBehaviours = (name: string, makeLayer: () => Layer.Layer<Le
       yield* idle
       yield* expectOneEmailEach(1_050)
       expect(yield* expectAddsUp("c1")).toMatchObject({ sent: 1_050, duplicatesPrevented: 2_100 })
-      const alerts = yield* Effect.flatMap(OrderStore, (s) => s.alerts({ limit: 10 }))
+      const alerts = yield* Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))
       expect(alerts.filter((a) => a.kind === "duplicates_spike")).toHaveLength(1)
     }))
 
@@ -192,7 +192,7 @@ export const campaignBehaviours = (name: string, makeLayer: () => Layer.Layer<Le
         expect(final).toMatchObject({ sent: 149, failed: 1, reserved: 0, remaining: 0 })
         const delivered = yield* Effect.flatMap(ScriptedMailer, (m) => m.delivered)
         expect(delivered.map((d) => d.email.to)).not.toContain("r2@example.com")
-        const alerts = yield* Effect.flatMap(OrderStore, (s) => s.alerts({ limit: 10 }))
+        const alerts = yield* Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))
         expect(alerts.map((a) => [a.kind, a.id])).toEqual([["failed", "failed:campaign:c1:1"]])
       })
     )
@@ -208,7 +208,7 @@ export const campaignBehaviours = (name: string, makeLayer: () => Layer.Layer<Le
         const calls = yield* Effect.flatMap(ScriptedMailer, (m) => m.calls)
         // Three recorded attempts per batch, each with its in-request retries, always the batch's key.
         expect(new Set(calls.map((c) => c.idempotencyKey))).toEqual(new Set([campaignBatchKey("c1", 1), campaignBatchKey("c1", 2)]))
-        const alerts = yield* Effect.flatMap(OrderStore, (s) => s.alerts({ limit: 10 }))
+        const alerts = yield* Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))
         expect(alerts.map((a) => a.id).sort()).toEqual(["capped:campaign:c1:1", "capped:campaign:c1:2"])
         expect(Option.isSome(yield* Effect.flatMap(CampaignStore, (s) => s.get("c1")))).toBe(true)
       })

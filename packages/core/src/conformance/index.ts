@@ -2,9 +2,11 @@
  * @hookgate/core/conformance: the suites every store runs (needs @effect/vitest).
  */
 export { storeConformance } from "./store-conformance.js"
+export { alertStoreConformance } from "./alert-store-conformance.js"
 export { pipelineBehaviours, type Scenario } from "./pipeline-behaviours.js"
 export { eventually, newOrder, TEST_SECRET } from "../testing/fixtures.js"
 export { messageLedgerConformance } from "./message-ledger-conformance.js"
 export { campaignStoreConformance, recipients, runningCampaign, TEMPLATE } from "./campaign-store-conformance.js"
 export { campaignBehaviours, type CampaignScenario } from "./campaign-behaviours.js"
 export type { LedgerServices } from "./ledger-services.js"
+export { type HostileCase, type HostileExpectation, type MessageToSign, type PayingFields, providerConformance, type ProviderUnderTest } from "./provider-conformance.js"

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Fiber, Layer, Option, Ref, Schema, TestClock } from "effect"
-import { Decisions, type Delivery } from "../queue/index.js"
+import { Decision, type Delivery } from "../queue/delivery.js"
 import { onceHandler } from "../queue/consume.js"
 import { once, OnceResult } from "../queue/once.js"
 import type { Alerter } from "../alerts/alerter.js"
 import { DeadLetterStore } from "../queue/dead-letters.js"
 import { MessageLedger } from "../queue/message-ledger.js"
-import { OrderStore } from "../orders/order-store.js"
+import { AlertStore } from "../alerts/alert-store.js"
 import { RecordingAlerter } from "../testing/recording-alerter.js"
 import type { LedgerServices } from "./ledger-services.js"
 import { realPause } from "../testing/fixtures.js"
@@ -127,12 +127,12 @@ export const messageLedgerConformance = (name: string, makeLayer: () => Layer.La
       expect([a._tag, b._tag].sort()).toEqual(["Ack", "Retry"])
       const retry = [a, b].find((d) => d._tag === "Retry")!
       expect(retry._tag === "Retry" && Duration.toMillis(retry.delay) <= 60_000).toBe(true)
-      expect(yield* handler(delivery("q-2", { key: "k" }, 2))).toEqual(Decisions.Ack())
+      expect(yield* handler(delivery("q-2", { key: "k" }, 2))).toEqual(Decision.Ack())
       expect(yield* Ref.get(runs)).toBe(1)
-      expect(yield* handler(delivery("q-3", { nope: 1 }))).toEqual(Decisions.Ack())
+      expect(yield* handler(delivery("q-3", { nope: 1 }))).toEqual(Decision.Ack())
       const letters = yield* Effect.flatMap(DeadLetterStore, (s) => s.list({ limit: 10 }))
       expect(letters).toMatchObject([{ queue: "jobs", messageId: "q-3", body: "{\"nope\":1}" }])
-      const alerts = yield* Effect.flatMap(OrderStore, (s) => s.alerts({ limit: 10 }))
+      const alerts = yield* Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))
       expect(alerts.map((alert) => alert.kind)).toEqual(["dead_letter"])
     }))
   })

@@ -5,6 +5,7 @@ import { NewOrder } from "../orders/order.js"
 import { WebhookRequest } from "../providers/webhook.js"
 import type { Lease } from "../orders/lease.js"
 import { OrderStore } from "../orders/order-store.js"
+import { AlertStore } from "../alerts/alert-store.js"
 import type { RetryPolicyOptions } from "../orders/retry-policy.js"
 import { deliver } from "../orders/deliver.js"
 import { receive } from "../orders/receive.js"
@@ -16,7 +17,7 @@ import { MailerSteps, ScriptedMailer, type ScriptedMailerOptions } from "../test
 import { makeTestProvider, paidEvent, signTestRequest } from "../testing/test-provider.js"
 import { eventually, TEST_SECRET } from "../testing/fixtures.js"
 
-type StoreLayer = Layer.Layer<OrderStore | Lease, unknown>
+type StoreLayer = Layer.Layer<OrderStore | Lease | AlertStore, unknown>
 
 export interface Scenario {
   readonly mailer?: ScriptedMailerOptions
@@ -123,7 +124,7 @@ export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
       Effect.gen(function*() {
         // A sender stored and leased the order, then died before sending.
         const store = yield* OrderStore
-        const provider = makeTestProvider({ secret: TEST_SECRET })
+        const provider = yield* makeTestProvider({ secret: TEST_SECRET })
         const request = yield* signTestRequest(
           TEST_SECRET,
           paidEvent("evt_o1", { orderId: "o1", email: "o1@example.com", amount: 100, currency: "usd" })
@@ -143,6 +144,33 @@ export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
         const sent = yield* order("o1")
         expect(sent.status).toBe("sent")
         expect(sent.uncertain).toBe(true)
+      })
+    )
+
+    scenario(
+      "one sweep drains a backlog larger than a page; each order gets one attempt",
+      {},
+      Effect.gen(function*() {
+        // 120 senders stored and leased their orders, then died (an outage, a crash).
+        const store = yield* OrderStore
+        const provider = yield* makeTestProvider({ secret: TEST_SECRET })
+        yield* Effect.forEach(Array.from({ length: 120 }, (_, i) => `b${i}`), (id) =>
+          Effect.gen(function*() {
+            const request = yield* signTestRequest(
+              TEST_SECRET,
+              paidEvent(`evt_${id}`, { orderId: id, email: `${id}@example.com`, amount: 100, currency: "usd" })
+            )
+            const event = yield* provider.verify(request)
+            const fulfilment = Option.getOrThrow(yield* provider.fulfilment(event))
+            yield* store.put(
+              new NewOrder({ provider: "test", eventId: event.id, eventType: event.type, fulfilment, payloadHash: yield* fulfilmentHash(fulfilment) }),
+              { now: 0, until: 300_000 }
+            )
+          }), { discard: true })
+        yield* TestClock.adjust("5 minutes")
+        expect(yield* sweep({ limit: 50 })).toMatchObject({ scanned: 120, sent: 120, skipped: 0 })
+        expect(yield* delivered).toHaveLength(120)
+        expect((yield* runSweep).scanned).toBe(0)
       })
     )
 
@@ -195,6 +223,28 @@ export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
       })
     )
 
+    scenario(
+      "replays before the backoff allows neither send nor count an attempt; the first replay once due sends",
+      { mailer: { script: [MailerSteps.transient(), MailerSteps.transient(), MailerSteps.transient()] } },
+      Effect.gen(function*() {
+        expect((yield* webhook("o1"))._tag).toBe("Retry")
+        const failed = yield* order("o1")
+        // A burst of copies (a provider's retries, or a captured request sent again).
+        const burst = yield* Effect.forEach(Array.from({ length: 8 }, (_, i) => i), (i) =>
+          webhook("o1", { eventId: i % 2 === 0 ? "evt_o1" : `evt_copy_${i}` }), { concurrency: 4 })
+        expect(burst.map((outcome) => outcome._tag)).toEqual(Array.from({ length: 8 }, () => "Retry"))
+        expect(burst.every((outcome) => outcome._tag === "Retry" && outcome.nextAttemptAt === failed.nextAttemptAt))
+          .toBe(true)
+        expect(yield* calls).toHaveLength(3)
+        expect(yield* order("o1")).toMatchObject({ status: "pending", attempts: 1, nextAttemptAt: failed.nextAttemptAt })
+        const receipts = yield* Effect.flatMap(OrderStore, (store) => store.receipts({ orderKey: "test:o1", limit: 20 }))
+        expect(receipts.filter((receipt) => receipt.outcome === "not_due").length).toBeGreaterThan(0)
+        yield* TestClock.setTime(failed.nextAttemptAt)
+        expect((yield* webhook("o1"))._tag).toBe("Sent")
+        expect(yield* delivered).toHaveLength(1)
+      })
+    )
+
     const capScenario =
       Effect.gen(function*() {
         expect((yield* webhook("o1"))._tag).toBe("Retry")
@@ -215,7 +265,7 @@ export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
         expect(yield* calls).toHaveLength(8 * 3)
         const attempted = yield* Effect.flatMap(RecordingAlerter, (a) => a.attempts)
         expect(attempted.map((a) => a.kind)).toEqual(["capped"])
-        const stored = yield* Effect.flatMap(OrderStore, (s) => s.alerts({ limit: 10 }))
+        const stored = yield* Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))
         expect(stored).toHaveLength(1)
         expect(stored[0]!.kind).toBe("capped")
         return stored[0]!
@@ -289,7 +339,7 @@ export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
         expect(sent.possibleDuplicates).toBe(1)
         const store = yield* OrderStore
         expect((yield* store.stats).possibleDuplicates).toBe(1)
-        const alerts = yield* store.alerts({ limit: 10 })
+        const alerts = yield* Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))
         expect(alerts.map((a) => a.kind)).toEqual(["possible_duplicate"])
       })
     )

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
 import { Alert } from "../alerts/alert.js"
+import { AlertStore } from "../alerts/alert-store.js"
 import { SendReceipt } from "../mail/email.js"
 import { EventReceipt } from "../orders/order.js"
 import { Lease } from "../orders/lease.js"
@@ -9,11 +10,12 @@ import { newOrder } from "../testing/fixtures.js"
 
 /**
  * The storage and lease contract every store must keep (in-memory, SQLite,
- * D1, Postgres). Each test gets a fresh store from `makeLayer`.
+ * D1, Postgres). Each test gets a fresh store from `makeLayer`. The alert
+ * ledger on its own is `alertStoreConformance`.
  */
-export const storeConformance = (name: string, makeLayer: () => Layer.Layer<OrderStore | Lease, unknown>) =>
+export const storeConformance = (name: string, makeLayer: () => Layer.Layer<OrderStore | Lease | AlertStore, unknown>) =>
   describe(`store conformance: ${name}`, () => {
-    const test = (title: string, body: Effect.Effect<void, unknown, OrderStore | Lease>) =>
+    const test = (title: string, body: Effect.Effect<void, unknown, OrderStore | Lease | AlertStore>) =>
       it.effect(title, () => Effect.provide(body, makeLayer()))
     const T0 = 1_700_000_000_000
     const LEASE = 300_000
@@ -139,16 +141,16 @@ export const storeConformance = (name: string, makeLayer: () => Layer.Layer<Orde
     }))
 
     test("a release that caps stores its alert in the same step; a stale one stores nothing", Effect.gen(function*() {
-      const store = yield* OrderStore
+      const alerts = yield* AlertStore
       const lease = yield* Lease
       const leased = yield* putNew("a")
       const alert = (id: string) =>
         new Alert({ id, kind: "capped", orderKey: "test:a", message: "capped", createdAt: T0, deliveredAt: null, deliveryError: null })
       expect(yield* lease.release("test:a", "not-the-token", fail(8, T0, { status: "capped", alert: alert("stale") }))).toBe(false)
-      expect(yield* store.alerts({ limit: 10 })).toEqual([])
+      expect(yield* alerts.list({ limit: 10 })).toEqual([])
       expect(yield* lease.release("test:a", leased.token, fail(8, T0, { status: "capped", alert: alert("real") }))).toBe(true)
       expect((yield* get("test:a")).status).toBe("capped")
-      expect((yield* store.alerts({ limit: 10 })).map((a) => a.id)).toEqual(["real"])
+      expect((yield* alerts.list({ limit: 10 })).map((a) => a.id)).toEqual(["real"])
       expect(Option.isNone(yield* acquire("test:a", T0 + 10 * LEASE))).toBe(true)
     }))
 
@@ -211,16 +213,10 @@ export const storeConformance = (name: string, makeLayer: () => Layer.Layer<Orde
       expect((yield* store.list({ limit: 10 })).map((o) => o.key).sort()).toEqual(["test:a", "test:b"])
     }))
 
-    test("alerts are saved once and their delivery outcome is recorded", Effect.gen(function*() {
-      const store = yield* OrderStore
-      const alert = new Alert({ id: "x", kind: "failed", orderKey: "test:a", message: "m", createdAt: T0, deliveredAt: null, deliveryError: null })
-      expect(yield* store.saveAlert(alert)).toBe(true)
-      expect(yield* store.saveAlert(alert)).toBe(false)
-      yield* store.markAlert("x", { at: T0 + 1, error: "channel down" })
-      expect((yield* store.alerts({ limit: 10 }))[0]).toMatchObject({ deliveredAt: null, deliveryError: "channel down" })
-      yield* store.markAlert("x", { at: T0 + 2, error: null })
-      expect((yield* store.alerts({ limit: 10 }))[0]).toMatchObject({ deliveredAt: T0 + 2, deliveryError: null })
-      expect((yield* store.stats).alerts).toBe(1)
+    test("stats count the alerts stored beside the orders", Effect.gen(function*() {
+      const alerts = yield* AlertStore
+      yield* alerts.save(new Alert({ id: "x", kind: "failed", orderKey: "test:a", message: "m", createdAt: T0, deliveredAt: null, deliveryError: null }))
+      expect((yield* Effect.flatMap(OrderStore, (store) => store.stats)).alerts).toBe(1)
     }))
 
     test("requeue puts a capped or failed order back, due now, and refuses others", Effect.gen(function*() {

@@ -4,13 +4,10 @@ import { Campaigns } from "../campaigns/campaigns.js"
 import { CampaignTemplate } from "../campaigns/campaign.js"
 import { readBodyLimited } from "./read-body.js"
 
+/** Options of the campaign admin routes (`adminRoutes({ token, campaigns: {...} })`). */
 export interface CampaignRoutesOptions {
   /** Default `/admin/campaigns`. */
   readonly prefix?: string
-  /** Wraps every handler (the Node gateway checks its admin token here). */
-  readonly guard?: <E, R>(
-    handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest>
   /** The largest JSON body accepted (default 16 MiB); an NDJSON body is streamed and has no limit. */
   readonly maxJsonBytes?: number
 }
@@ -60,8 +57,8 @@ const answer = <E extends { readonly _tag: string; readonly message: string }, R
   )
 
 /**
- * The campaign admin routes, runtime-neutral (the Node gateway mounts them under
- * its admin token; a Worker may add them to its router):
+ * The campaign admin routes, runtime-neutral and unguarded: `adminRoutes` mounts
+ * them behind the admin token.
  *
  * - `POST {prefix}`: create. JSON `{ id, template, recipients: [...] }`, or NDJSON
  *   (`application/x-ndjson`): a first line `{ id, template }`, then one recipient
@@ -71,9 +68,8 @@ const answer = <E extends { readonly _tag: string; readonly message: string }, R
  */
 export const campaignRoutes = (options: CampaignRoutesOptions = {}) => {
   const prefix = (options.prefix ?? "/admin/campaigns") as `/${string}`
-  const guard = options.guard ?? ((handler) => handler)
   const withId = <E extends { readonly _tag: string; readonly message: string }, R>(f: (id: string) => Effect.Effect<unknown, E, R>) =>
-    guard(answer(Effect.flatMap(HttpRouter.schemaPathParams(IdParam), ({ id }) => Effect.map(f(id), (body) => json(body)))))
+    answer(Effect.flatMap(HttpRouter.schemaPathParams(IdParam), ({ id }) => Effect.map(f(id), (body) => json(body))))
 
   const create = Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
@@ -105,14 +101,14 @@ export const campaignRoutes = (options: CampaignRoutesOptions = {}) => {
   })
 
   return HttpRouter.empty.pipe(
-    HttpRouter.post(prefix, guard(answer(create))),
+    HttpRouter.post(prefix, answer(create)),
     HttpRouter.get(
       prefix,
-      guard(answer(Effect.gen(function*() {
+      answer(Effect.gen(function*() {
         const campaigns = yield* Campaigns
         const rows = yield* campaigns.list({ limit: 100 })
         return json({ campaigns: yield* Effect.forEach(rows, (row) => campaigns.status(row.id)) })
-      })))
+      }))
     ),
     HttpRouter.get(`${prefix}/:id`, withId((id) => Effect.flatMap(Campaigns, (c) => c.status(id)))),
     HttpRouter.post(`${prefix}/:id/start`, withId((id) => Effect.flatMap(Campaigns, (c) => c.start(id)))),

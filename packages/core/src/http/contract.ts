@@ -3,7 +3,7 @@ import type { MalformedPayload, SignatureError, UnknownProvider } from "../provi
 import type { OrderConflict, StoreUnavailable } from "../orders/errors.js"
 import type { Outcome } from "../orders/outcome.js"
 
-/** The one place where outcomes and errors become HTTP statuses (DESIGN.md's contract table). */
+/** The one place where outcomes and errors become HTTP statuses (the contract table of the README). */
 
 export type ReceiveError =
   | UnknownProvider
@@ -13,17 +13,20 @@ export type ReceiveError =
   | BodyTooLarge
   | StoreUnavailable
 
+/** A JSON answer: always a `status`, an `orderId` where there is one. */
 export interface ContractBody {
   readonly status: string
   readonly orderId?: string
   readonly [detail: string]: unknown
 }
 
+/** An HTTP status and its JSON body. */
 export interface ContractAnswer {
   readonly httpStatus: number
   readonly body: ContractBody
 }
 
+/** The answer for an outcome of `receive`. */
 export const answerOutcome = (outcome: Outcome): ContractAnswer => {
   switch (outcome._tag) {
     case "Sent":
@@ -38,7 +41,7 @@ export const answerOutcome = (outcome: Outcome): ContractAnswer => {
     case "Capped":
       return { httpStatus: 200, body: { status: "capped", orderId: outcome.orderKey } }
     case "Failed":
-      // Not in DESIGN.md's table: a permanent rejection. 200, because the provider
+      // Beyond the basic table: a permanent rejection. 200, because the provider
       // retrying the webhook cannot help; the operator was alerted.
       return { httpStatus: 200, body: { status: "failed", orderId: outcome.orderKey } }
     case "Retry":
@@ -49,6 +52,7 @@ export const answerOutcome = (outcome: Outcome): ContractAnswer => {
   }
 }
 
+/** The answer for a typed failure of `receive`. */
 export const answerError = (error: ReceiveError): ContractAnswer => {
   switch (error._tag) {
     case "UnknownProvider":

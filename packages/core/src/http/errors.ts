@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 
+/** A request body over the limit (413 `too_large`). */
 export class BodyTooLarge extends Schema.TaggedError<BodyTooLarge>()("BodyTooLarge", {
   limitBytes: Schema.Number
 }) {

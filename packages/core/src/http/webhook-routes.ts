@@ -6,11 +6,13 @@ import { receive } from "../orders/receive.js"
 import { answerDefect, answerError, answerOutcome, type ContractAnswer } from "./contract.js"
 import { readBodyLimited } from "./read-body.js"
 
+/** Options of `webhookRoutes`. */
 export interface WebhookRoutesOptions {
   /** Bodies larger than this answer 413 `too_large` (default 256 KiB). */
   readonly maxBodyBytes?: number
 }
 
+/** The default body limit of a webhook: 256 KiB. */
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024
 
 const respond = (answer: ContractAnswer) => HttpServerResponse.unsafeJson(answer.body, { status: answer.httpStatus })

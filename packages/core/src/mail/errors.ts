@@ -37,7 +37,9 @@ export class Unknown extends Schema.TaggedError<Unknown>()("Unknown", {
   }
 }
 
+/** Every failure a mailer may answer. */
 export type MailerError = Transient | Rejected | Unknown
 
+/** How long the mailer asked us to wait before a retry (zero when it did not). */
 export const retryAfterOf = (error: MailerError): Duration.Duration =>
   error._tag === "Transient" && error.retryAfter !== undefined ? error.retryAfter : Duration.zero

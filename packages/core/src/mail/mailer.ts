@@ -2,11 +2,13 @@ import { Context, type Duration, type Effect } from "effect"
 import type { OutgoingEmail, SendReceipt } from "./email.js"
 import type { MailerError } from "./errors.js"
 
+/** What every send carries besides the email. */
 export interface SendOptions {
   /** Derived from the order key alone: identical for every sender and every retry. */
   readonly idempotencyKey: string
 }
 
+/** A mail provider: sends one email (or a batch), mapping every failure to `MailerError`. */
 export interface MailerShape {
   readonly name: string
   /** Whether a repeated key within the provider's window is answered without a second email. */
@@ -26,4 +28,5 @@ export interface MailerShape {
   ) => Effect.Effect<ReadonlyArray<SendReceipt>, MailerError>
 }
 
+/** The mail provider the pipeline and campaigns send through (Resend, Cloudflare Email, an outbox). */
 export class Mailer extends Context.Tag("@hookgate/core/Mailer")<Mailer, MailerShape>() {}

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 
 /** The order kernel's failures (statuses in http/contract.ts). */
 
+/** The same order key arrived with a different payload (409 `conflict`). */
 export class OrderConflict extends Schema.TaggedError<OrderConflict>()("OrderConflict", {
   orderKey: Schema.String,
   existingStatus: Schema.String,
@@ -13,6 +14,7 @@ export class OrderConflict extends Schema.TaggedError<OrderConflict>()("OrderCon
   }
 }
 
+/** The store could not be reached or failed (503 `unavailable`; the provider retries). */
 export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("StoreUnavailable", {
   operation: Schema.String,
   cause: Schema.optional(Schema.Defect)
@@ -22,10 +24,12 @@ export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("St
   }
 }
 
+/** No order under that key. */
 export class OrderNotFound extends Schema.TaggedError<OrderNotFound>()("OrderNotFound", {
   orderKey: Schema.String
 }) {}
 
+/** The merchant's renderer threw or failed for an order. */
 export class RenderError extends Schema.TaggedError<RenderError>()("RenderError", {
   orderKey: Schema.String,
   detail: Schema.String

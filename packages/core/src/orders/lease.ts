@@ -10,6 +10,7 @@ export interface Leased {
   readonly order: Order
 }
 
+/** What a sender records when it gives its lease back after a failed send. */
 export interface ReleaseFailure {
   readonly now: number
   readonly error: string
@@ -23,6 +24,7 @@ export interface ReleaseFailure {
   readonly alert: Option.Option<Alert>
 }
 
+/** Leasing of orders: only the holder of a fresh lease may send; a stale token changes nothing. */
 export interface LeaseShape {
   /**
    * Takes the lease of a pending order below the cap whose lease is free or
@@ -54,4 +56,5 @@ export interface LeaseShape {
   readonly release: (key: string, token: string, failure: ReleaseFailure) => Effect.Effect<boolean, StoreUnavailable>
 }
 
+/** The lease protocol on the order store (one conditional statement per step). */
 export class Lease extends Context.Tag("@hookgate/core/Lease")<Lease, LeaseShape>() {}

@@ -1,5 +1,4 @@
 import { Context, type Effect, type Option } from "effect"
-import type { Alert } from "../alerts/alert.js"
 import type { EventReceipt, NewOrder, Order, OrderStatus, StoreStats } from "./order.js"
 import type { StoreUnavailable } from "./errors.js"
 import type { Leased } from "./lease.js"
@@ -13,6 +12,7 @@ export type PutResult =
   | { readonly _tag: "AlreadyStored"; readonly order: Order }
   | { readonly _tag: "Conflict"; readonly existing: Order }
 
+/** The order ledger: orders, their receipts and counters. Alerts have their own port, `AlertStore`. */
 export interface OrderStoreShape {
   /** Stores a new order leased until `until`, or reports the order already under that key. */
   readonly put: (
@@ -43,15 +43,9 @@ export interface OrderStoreShape {
    * requeued order, or None when there is no capped or failed order under the key.
    */
   readonly requeue: (key: string, now: number) => Effect.Effect<Option.Option<Order>, StoreUnavailable>
-  /** Stores an alert unless one with its id exists; answers whether it was new. */
-  readonly saveAlert: (alert: Alert) => Effect.Effect<boolean, StoreUnavailable>
-  /** Records the outcome of an alert's delivery attempt. */
-  readonly markAlert: (
-    id: string,
-    result: { readonly at: number; readonly error: string | null }
-  ) => Effect.Effect<void, StoreUnavailable>
-  readonly alerts: (options: { readonly limit: number }) => Effect.Effect<ReadonlyArray<Alert>, StoreUnavailable>
+  /** Counts of orders by status, the duplicate and lease counters, and the stored receipts and alerts. */
   readonly stats: Effect.Effect<StoreStats, StoreUnavailable>
 }
 
+/** Where orders are kept (in-memory for tests, SQLite, D1, Postgres). */
 export class OrderStore extends Context.Tag("@hookgate/core/OrderStore")<OrderStore, OrderStoreShape>() {}

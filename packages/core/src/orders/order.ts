@@ -50,6 +50,8 @@ export class NewOrder extends Schema.Class<NewOrder>("NewOrder")({
 /**
  * The row a new order becomes when first stored: pending, no attempts, due now,
  * leased to `token` until `until`. Stores build it instead of reading the row back.
+ * Public because store implementations outside core (`@hookgate/store-sql`) build
+ * it; application code has no use for it.
  */
 export const newLeasedOrder = (order: NewOrder, lease: { readonly token: string; readonly now: number; readonly until: number }) =>
   new Order({
@@ -75,10 +77,11 @@ export const newLeasedOrder = (order: NewOrder, lease: { readonly token: string;
     updatedAt: lease.now
   }, true) // every field comes from an already valid NewOrder
 
-/** A verified event that did not create an order: a replay, an ignored type, a conflict. */
-export const ReceiptOutcome = Schema.Literal("ignored", "duplicate", "in_progress", "conflict", "replayed")
+/** What a verified event that did not create an order did; `not_due` is a replay before the backoff allowed a retry. */
+export const ReceiptOutcome = Schema.Literal("ignored", "duplicate", "in_progress", "conflict", "replayed", "not_due")
 export type ReceiptOutcome = typeof ReceiptOutcome.Type
 
+/** Every verified event, kept so replays and ignored events are visible (`GET /admin/orders/:key`). */
 export class EventReceipt extends Schema.Class<EventReceipt>("EventReceipt")({
   provider: Schema.String,
   eventId: Schema.String,
@@ -88,6 +91,7 @@ export class EventReceipt extends Schema.Class<EventReceipt>("EventReceipt")({
   receivedAt: Schema.Number
 }) {}
 
+/** The counts `GET /admin/stats` answers. */
 export interface StoreStats {
   readonly orders: Readonly<Record<OrderStatus, number>>
   readonly duplicatesPrevented: number

@@ -20,4 +20,5 @@ export type Outcome = Data.TaggedEnum<{
   Skipped: { readonly orderKey: string }
 }>
 
+/** Constructors and matchers of `Outcome`. */
 export const Outcome = Data.taggedEnum<Outcome>()

@@ -44,15 +44,20 @@ const receiveAgain = (event: VerifiedEvent, order: Order, now: number) =>
         yield* recordReceipt(event, key, "replayed", now)
         return Outcome.Failed({ orderKey: key, error: order.lastError ?? "rejected" })
       case "pending": {
+        if (order.nextAttemptAt > now) {
+          // Only the backoff decides when a failed order is tried again: a replay (a
+          // provider's retry, or a captured request sent again) neither sends nor counts
+          // an attempt before then, so no burst of copies can cap an order early.
+          yield* recordReceipt(event, key, "not_due", now)
+          return Outcome.Retry({ orderKey: key, error: order.lastError ?? "not due yet", nextAttemptAt: order.nextAttemptAt })
+        }
         const policy = yield* RetryPolicy
         const lease = yield* Lease
-        // A provider's retry is itself backed off, so it may send whenever the lease is
-        // free; the attempt cap bounds every sender together. Only the sweep waits for due.
         const leased = yield* lease.acquire(key, {
           now,
           until: now + Duration.toMillis(policy.leaseFor),
           maxAttempts: policy.maxAttempts,
-          dueOnly: false
+          dueOnly: true
         })
         if (Option.isNone(leased)) {
           yield* recordReceipt(event, key, "in_progress", now)

@@ -3,6 +3,7 @@ import type { OutgoingEmail } from "../mail/email.js"
 import type { Order } from "./order.js"
 import { RenderError } from "./errors.js"
 
+/** Renders the email of an order. */
 export interface RendererShape {
   readonly render: (order: Order) => Effect.Effect<OutgoingEmail, RenderError>
 }

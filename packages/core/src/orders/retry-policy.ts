@@ -1,6 +1,7 @@
-import { Chunk, Config, Context, Duration, Effect, Layer, Schedule } from "effect"
+import { Chunk, Config, type ConfigError, Context, Duration, Effect, Layer, Schedule } from "effect"
 import type { MailerError } from "../mail/errors.js"
 
+/** The schedules and limits every sender follows (orders, queue consumers, campaigns). */
 export interface RetryPolicyShape {
   /** Retries of a `Transient` mailer error inside one request: short and jittered. */
   readonly inRequest: Schedule.Schedule<unknown, MailerError>
@@ -20,14 +21,21 @@ export interface RetryPolicyShape {
   readonly sweepEvery: Schedule.Schedule<unknown, unknown>
 }
 
+/** Overrides of the defaults; every field is optional. */
 export interface RetryPolicyOptions {
+  /** Recorded failures before an order is capped (default 8). */
   readonly maxAttempts?: number
+  /** How long a sender may hold a lease (default 5 minutes). */
   readonly leaseFor?: Duration.DurationInput
+  /** The sweep's cadence (default 10 minutes). */
   readonly sweepEvery?: Duration.DurationInput
+  /** The first durable backoff delay; later ones grow ×3, jittered (default 1 minute). */
   readonly backoffBase?: Duration.DurationInput
+  /** No durable delay is longer (default 6 hours). */
   readonly maxBackoff?: Duration.DurationInput
   /** First in-request retry delay (default 100 ms; tests use 0). */
   readonly inRequestBase?: Duration.DurationInput
+  /** A send running longer ends `Unknown` (default half the lease). */
   readonly sendTimeout?: Duration.DurationInput
 }
 
@@ -53,28 +61,39 @@ export const makeRetryPolicy = (options: RetryPolicyOptions = {}): RetryPolicySh
   }
 }
 
-export class RetryPolicy extends Context.Tag("@hookgate/core/RetryPolicy")<RetryPolicy, RetryPolicyShape>() {
-  static readonly Default: Layer.Layer<RetryPolicy> = Layer.succeed(RetryPolicy, makeRetryPolicy())
+/**
+ * Reads `HOOKGATE_MAX_ATTEMPTS` (8), `HOOKGATE_LEASE` (5 minutes), `HOOKGATE_SWEEP_EVERY`
+ * (10 minutes) and `HOOKGATE_RETRY_BACKOFF` (1 minute: the first durable delay, tripled
+ * after each further failure).
+ */
+export const RetryPolicyConfig: Config.Config<RetryPolicyOptions> = Config.all({
+  maxAttempts: Config.integer("HOOKGATE_MAX_ATTEMPTS").pipe(
+    Config.validate({ message: "must be at least 1", validation: (n) => n >= 1 }),
+    Config.withDefault(8)
+  ),
+  leaseFor: Config.duration("HOOKGATE_LEASE").pipe(Config.withDefault(Duration.minutes(5))),
+  sweepEvery: Config.duration("HOOKGATE_SWEEP_EVERY").pipe(Config.withDefault(Duration.minutes(10))),
+  backoffBase: Config.duration("HOOKGATE_RETRY_BACKOFF").pipe(Config.withDefault(Duration.minutes(1)))
+})
 
-  static layer(options: RetryPolicyOptions): Layer.Layer<RetryPolicy> {
+/** How senders retry, back off, cap, lease and sweep: `Schedule`s, so tests drive them with `TestClock`. */
+export class RetryPolicy extends Context.Tag("@hookgate/core/RetryPolicy")<RetryPolicy, RetryPolicyShape>() {
+  /** The policy for the given options (the defaults without). */
+  static make(options: RetryPolicyOptions = {}): Effect.Effect<RetryPolicyShape> {
+    return Effect.succeed(makeRetryPolicy(options))
+  }
+
+  /** The policy as a layer; `RetryPolicy.layer()` is the defaults. */
+  static layer(options: RetryPolicyOptions = {}): Layer.Layer<RetryPolicy> {
     return Layer.succeed(RetryPolicy, makeRetryPolicy(options))
   }
 
-  /** Reads `HOOKGATE_MAX_ATTEMPTS` (8), `HOOKGATE_LEASE` (5 minutes), `HOOKGATE_SWEEP_EVERY` (10 minutes). */
-  static readonly layerConfig = Layer.effect(
-    RetryPolicy,
-    Effect.map(
-      Config.all({
-        maxAttempts: Config.integer("HOOKGATE_MAX_ATTEMPTS").pipe(
-          Config.validate({ message: "must be at least 1", validation: (n) => n >= 1 }),
-          Config.withDefault(8)
-        ),
-        leaseFor: Config.duration("HOOKGATE_LEASE").pipe(Config.withDefault(Duration.minutes(5))),
-        sweepEvery: Config.duration("HOOKGATE_SWEEP_EVERY").pipe(Config.withDefault(Duration.minutes(10)))
-      }),
-      makeRetryPolicy
-    )
-  )
+  /** The policy from Config (`RetryPolicyConfig` by default: `HOOKGATE_MAX_ATTEMPTS`, `HOOKGATE_LEASE`, `HOOKGATE_SWEEP_EVERY`, `HOOKGATE_RETRY_BACKOFF`). */
+  static layerConfig(
+    config: Config.Config<RetryPolicyOptions> = RetryPolicyConfig
+  ): Layer.Layer<RetryPolicy, ConfigError.ConfigError> {
+    return Layer.effect(RetryPolicy, Effect.map(config, makeRetryPolicy))
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
-import { Cause, Clock, Duration, Effect, Exit, identity, Option, Schedule } from "effect"
+import { Cause, Clock, Duration, Effect, Exit, Option } from "effect"
 import type { SendReceipt } from "../mail/email.js"
 import { type MailerError, Rejected, retryAfterOf, Unknown } from "../mail/errors.js"
+import { boundSend, retryTransient } from "../mail/send-policy.js"
 import { Metrics } from "../observability/metrics.js"
 import { step } from "../internal/spans.js"
 import { Lease, type Leased } from "./lease.js"
@@ -17,40 +18,29 @@ const widen = (outcome: Outcome): Outcome => outcome
 
 const sendOutcome = { Transient: "transient", Rejected: "rejected", Unknown: "unknown" } as const
 
-/** The in-request schedule, never shorter than the `retry-after` the mailer asked for. */
-const honouringRetryAfter = (schedule: Schedule.Schedule<unknown, MailerError>) =>
-  Schedule.intersect(schedule, Schedule.identity<MailerError>().pipe(Schedule.addDelay(retryAfterOf)))
-
 /**
- * Holding a lease: render, send with the order's idempotency key (retrying
- * `Transient` errors in-request), then record the result under the token.
+ * Holding a lease: render, send with the order's idempotency key under the
+ * send policy shared with campaigns (`mail/send-policy.ts`: `Transient` retried
+ * in-request honouring `retry-after`, the whole bounded), then record the
+ * result under the token.
  */
 export const sendLeased = (leased: Leased) =>
   Effect.gen(function*() {
     const mailer = yield* Mailer
     const renderer = yield* Renderer
     const policy = yield* RetryPolicy
-    const idempotencyKey = yield* orderIdempotencyKey(leased.order.key)
+    const idempotencyKey = orderIdempotencyKey(leased.order.key)
 
     const attempt = renderer.render(leased.order).pipe(
       Effect.mapError((error) => new Rejected({ mailer: "renderer", detail: error.detail })),
       Effect.flatMap((email) =>
         mailer.send(email, { idempotencyKey }).pipe(
           Effect.tapError((error) => Metrics.send(sendOutcome[error._tag])),
-          Effect.retry({
-            schedule: honouringRetryAfter(policy.inRequest),
-            while: (error) =>
-              error._tag === "Transient" && Duration.lessThanOrEqualTo(retryAfterOf(error), policy.maxInRequestWait)
-          })
+          retryTransient(policy)
         )
       ),
-      // A timer per send costs a fiber and a timeout; a mailer that bounds its own calls needs none.
-      mailer.callTimeout === undefined
-        ? Effect.timeoutFail({
-          duration: policy.sendTimeout,
-          onTimeout: () => new Unknown({ mailer: mailer.name, detail: "no answer before the send timeout" })
-        })
-        : identity,
+      // The send policy's bound covers the rendering too.
+      boundSend(policy, mailer),
       step("send", { orderKey: leased.order.key, mailer: mailer.name })
     )
 

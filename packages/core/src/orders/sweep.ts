@@ -1,9 +1,10 @@
-import { Clock, Effect, Schema } from "effect"
+import { Clock, Duration, Effect, Schema } from "effect"
 import { OrderStore } from "./order-store.js"
 import { RetryPolicy } from "./retry-policy.js"
 import { deliver } from "./deliver.js"
 import { step } from "../internal/spans.js"
 
+/** What one sweep did (`POST /admin/sweep` answers it). */
 export class SweepReport extends Schema.Class<SweepReport>("SweepReport")({
   /** Due orders found. */
   scanned: Schema.Int,
@@ -16,45 +17,76 @@ export class SweepReport extends Schema.Class<SweepReport>("SweepReport")({
   skipped: Schema.Int
 }) {}
 
+/** Bounds of one sweep. */
 export interface SweepOptions {
-  /** At most this many due orders per sweep (default 100). */
+  /** Due orders read per page (default 100). */
   readonly limit?: number
-  /** Orders sent at once (default 4). */
+  /** Orders sent at once (default 8). */
   readonly concurrency?: number
+  /**
+   * How long one sweep may keep taking pages of due orders (default 5 minutes).
+   * A sweep drains: it reads page after page until no order is due or the budget
+   * is spent, so a backlog after an outage recovers in one run, not 100 per run.
+   */
+  readonly budget?: Duration.DurationInput
 }
 
-/** One pass of the retry sweep: every due order gets one delivery attempt under a lease. */
+type Tally = { readonly scanned: number; readonly sent: number; readonly failed: number; readonly capped: number }
+
+/** One run of the retry sweep: every due order gets one delivery attempt under a lease. */
 export const sweep = (options: SweepOptions = {}) =>
   Effect.gen(function*() {
     const store = yield* OrderStore
     const policy = yield* RetryPolicy
-    const now = yield* Clock.currentTimeMillis
-    const keys = yield* store.due(now, { limit: options.limit ?? 100, maxAttempts: policy.maxAttempts })
-    const outcomes = yield* Effect.forEach(
-      keys,
-      (key) =>
-        deliver(key, { dueOnly: true }).pipe(
-          Effect.tapError((error) => Effect.logError("sweep could not deliver an order", error)),
-          Effect.either
-        ),
-      { concurrency: options.concurrency ?? 4 }
-    )
-    const count = (tags: ReadonlyArray<string>) =>
-      outcomes.filter((result) => result._tag === "Right" && tags.includes(result.right._tag)).length
-    return new SweepReport({
-      scanned: keys.length,
-      sent: count(["Sent"]),
-      failed: count(["Retry", "Failed"]),
-      capped: count(["Capped"]),
-      skipped: keys.length - count(["Sent", "Retry", "Failed", "Capped"])
-    })
+    const limit = options.limit ?? 100
+    const started = yield* Clock.currentTimeMillis
+    const deadline = started + Duration.toMillis(options.budget ?? "5 minutes")
+    // An order skipped (another sender holds it), that could not be read, or whose retry is
+    // already due again stays due: it is passed over for the rest of this run, so each
+    // order gets at most one attempt per run. Every other tried order is no longer due.
+    const passedOver = new Set<string>()
+    let tally: Tally = { scanned: 0, sent: 0, failed: 0, capped: 0 }
+    while (true) {
+      const now = yield* Clock.currentTimeMillis
+      if (now >= deadline) break
+      const requested = limit + passedOver.size
+      const page = yield* store.due(now, { limit: requested, maxAttempts: policy.maxAttempts })
+      const keys = page.filter((key) => !passedOver.has(key)).slice(0, limit)
+      if (keys.length === 0) break
+      const outcomes = yield* Effect.forEach(
+        keys,
+        (key) =>
+          deliver(key, { dueOnly: true }).pipe(
+            Effect.tapError((error) => Effect.logError("sweep could not deliver an order", error)),
+            Effect.either
+          ),
+        { concurrency: options.concurrency ?? 8 }
+      )
+      outcomes.forEach((result, i) => {
+        const stillDue = result._tag === "Left" || result.right._tag === "Skipped" ||
+          result.right._tag === "InProgress" || (result.right._tag === "Retry" && result.right.nextAttemptAt <= now)
+        if (stillDue) {
+          passedOver.add(keys[i]!)
+        }
+      })
+      const count = (tags: ReadonlyArray<string>) =>
+        outcomes.filter((result) => result._tag === "Right" && tags.includes(result.right._tag)).length
+      tally = {
+        scanned: tally.scanned + keys.length,
+        sent: tally.sent + count(["Sent"]),
+        failed: tally.failed + count(["Retry", "Failed"]),
+        capped: tally.capped + count(["Capped"])
+      }
+      if (page.length < requested) break
+    }
+    return new SweepReport({ ...tally, skipped: tally.scanned - tally.sent - tally.failed - tally.capped })
   }).pipe(step("sweep"))
 
 /** Sweeps forever on the policy's cadence; a failed sweep is logged and the next one runs. */
 export const runSweeper = (options: SweepOptions = {}) =>
   Effect.flatMap(RetryPolicy, (policy) =>
     sweep(options).pipe(
-      Effect.tap((report) => Effect.logDebug("sweep", report)),
+      Effect.tap((report) => Effect.annotateLogs(Effect.logDebug("sweep"), { ...report })),
       Effect.catchAll((error) => Effect.logError("sweep failed", error)),
       Effect.repeat(policy.sweepEvery),
       Effect.asVoid

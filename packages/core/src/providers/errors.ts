@@ -2,6 +2,7 @@ import { Schema } from "effect"
 
 /** The failures of verifying and decoding a webhook (statuses in http/contract.ts). */
 
+/** No provider of that name is mounted (404). */
 export class UnknownProvider extends Schema.TaggedError<UnknownProvider>()("UnknownProvider", {
   provider: Schema.String
 }) {
@@ -10,6 +11,7 @@ export class UnknownProvider extends Schema.TaggedError<UnknownProvider>()("Unkn
   }
 }
 
+/** Which signature check failed. */
 export const SignatureFailure = Schema.Literal(
   "missing_header",
   "malformed_header",
@@ -30,6 +32,7 @@ export class SignatureError extends Schema.TaggedError<SignatureError>()("Signat
   }
 }
 
+/** A verified body that is not UTF-8 JSON, or does not decode to an event or a valid fulfilment (400). */
 export class MalformedPayload extends Schema.TaggedError<MalformedPayload>()("MalformedPayload", {
   provider: Schema.String,
   detail: Schema.String

@@ -7,13 +7,27 @@ import { Effect } from "effect"
 
 const encoder = new TextEncoder()
 
+declare const HmacKeyBrand: unique symbol
+
+/**
+ * An imported HMAC-SHA256 key, opaque: Web Crypto's `CryptoKey` underneath, but
+ * public types name only this, so users need no DOM lib.
+ */
+export interface HmacKey {
+  readonly [HmacKeyBrand]: "HmacKey"
+}
+
+// Web Crypto's key type, named without the DOM lib's `CryptoKey`.
+type WebCryptoKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>
+
 // TypeScript 5.9's DOM types want an ArrayBuffer-backed view; every view here is one.
 const buffer = (bytes: Uint8Array) => bytes as Uint8Array<ArrayBuffer>
 
+/** The UTF-8 bytes of a string. */
 export const utf8 = (text: string): Uint8Array => encoder.encode(text)
 
 /** Imports an HMAC-SHA256 key for signing and verifying. */
-export const importHmacKey = (secret: Uint8Array | string): Effect.Effect<CryptoKey> =>
+export const importHmacKey = (secret: Uint8Array | string): Effect.Effect<HmacKey> =>
   Effect.promise(() =>
     crypto.subtle.importKey(
       "raw",
@@ -22,12 +36,15 @@ export const importHmacKey = (secret: Uint8Array | string): Effect.Effect<Crypto
       false,
       ["sign", "verify"]
     )
-  )
+  ) as Effect.Effect<unknown> as Effect.Effect<HmacKey>
 
 /** HMAC-SHA256 of the concatenated parts (so a prefix and a raw body need no copy into a string). */
-export const hmacSha256 = (key: CryptoKey, ...parts: ReadonlyArray<Uint8Array>): Effect.Effect<Uint8Array> =>
-  Effect.promise(() => crypto.subtle.sign("HMAC", key, buffer(concat(parts)))).pipe(Effect.map((mac) => new Uint8Array(mac)))
+export const hmacSha256 = (key: HmacKey, ...parts: ReadonlyArray<Uint8Array>): Effect.Effect<Uint8Array> =>
+  Effect.promise(() => crypto.subtle.sign("HMAC", key as unknown as WebCryptoKey, buffer(concat(parts)))).pipe(
+    Effect.map((mac) => new Uint8Array(mac))
+  )
 
+/** The parts joined into one byte string (the part itself when there is one). */
 export const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
   if (parts.length === 1) return parts[0]!
   const out = new Uint8Array(parts.reduce((n, part) => n + part.byteLength, 0))
@@ -49,6 +66,7 @@ export const timingSafeEqual = (a: Uint8Array, b: Uint8Array): boolean => {
 
 const HEX = /^[0-9a-fA-F]*$/
 
+/** Lower-case hex of the bytes. */
 export const toHex = (bytes: Uint8Array): string =>
   Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")
 
@@ -60,6 +78,7 @@ export const fromHex = (text: string): Uint8Array | undefined => {
   return out
 }
 
+/** Standard base64 of the bytes. */
 export const toBase64 = (bytes: Uint8Array): string => {
   let binary = ""
   for (const byte of bytes) binary += String.fromCharCode(byte)

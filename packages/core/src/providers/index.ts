@@ -1,13 +1,18 @@
 /**
- * @hookgate/core/providers: the provider plugin kit. The `WebhookProvider`
- * contract and the `Providers` registry, the webhook request and verified event,
- * their errors, and what every plugin needs besides its own signature format:
- * secret lists with rotation, keys imported once, the constant-time key loop,
- * JSON and schema decoding, the timestamp window.
+ * @hookgate/core/providers: the provider plugin kit. A plugin is a header
+ * parser, a signed-bytes function, an envelope schema and a fulfilment
+ * (`makeProvider`, `fulfilOn`); the kit owns the order of the checks, the
+ * secrets (lists with rotation, keys imported once), the constant-time key
+ * loop, JSON and schema decoding and the timestamp window. Also the
+ * `WebhookProvider` contract, the `Providers` registry, `mountWhenSet`, the
+ * webhook request and verified event, and their errors.
  */
 export * from "./webhook.js"
 export * from "./errors.js"
 export * from "./providers.js"
+export * from "./kit.js"
+export * from "./fulfil-on.js"
+export * from "./mount.js"
 export * from "./hmac.js"
 export * from "./payload.js"
 export * from "./secrets.js"

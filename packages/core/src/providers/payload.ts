@@ -1,5 +1,4 @@
 import { Effect, ParseResult, Schema } from "effect"
-import { Fulfilment } from "../orders/fulfilment.js"
 import { MalformedPayload } from "./errors.js"
 
 // Fatal: a body that is not valid UTF-8 is malformed, not silently repaired.
@@ -23,14 +22,4 @@ export const decoderFor = <A, I>(provider: string, what: string, schema: Schema.
   const decode = Schema.decodeUnknown(schema)
   return (input: unknown): Effect.Effect<A, MalformedPayload> =>
     Effect.mapError(decode(input), (error) => new MalformedPayload({ provider, detail: `${what}: ${describeParseError(error)}` }))
-}
-
-/**
- * Builds a `Fulfilment` through its schema rather than its constructor, so a
- * value the schema refuses (an empty email, a fractional amount) is a
- * `MalformedPayload` answer instead of a thrown defect.
- */
-export const fulfilmentBuilder = (provider: string) => {
-  const decode = decoderFor(provider, "fulfilment", Fulfilment)
-  return (fields: typeof Fulfilment.Encoded): Effect.Effect<Fulfilment, MalformedPayload> => decode(fields)
 }

@@ -12,31 +12,56 @@ export interface WebhookProvider {
   readonly fulfilment: (event: VerifiedEvent) => Effect.Effect<Option.Option<Fulfilment>, MalformedPayload>
 }
 
+/** The registry's operations. */
 export interface ProvidersRegistry {
+  /** The mounted provider of that name, or `UnknownProvider` (404). */
   readonly get: (name: string) => Effect.Effect<WebhookProvider, UnknownProvider>
+  /** Mounts a provider, replacing one of the same name. */
   readonly register: (provider: WebhookProvider) => Effect.Effect<void>
+  /** The names of the mounted providers. */
   readonly names: Effect.Effect<ReadonlyArray<string>>
 }
 
+/**
+ * What `Providers.layer` mounts: a provider's layer (`Stripe.layerConfig()`,
+ * `Creem.layer(options)`, `mountWhenSet(…)`), or a provider being made
+ * (`Stripe.make(options)`, `makeTestProvider(options)`).
+ */
+export type ProviderSource<E, R> = Layer.Layer<never, E, R> | Effect.Effect<WebhookProvider, E, R>
+
+type SourceError<S> = S extends Layer.Layer<never, infer E, any> ? E : S extends Effect.Effect<any, infer E, any> ? E : never
+type SourceContext<S> = S extends Layer.Layer<never, any, infer R> ? R : S extends Effect.Effect<any, any, infer R> ? R : never
+
 /** The registry of mounted providers, looked up by name for each request. */
 export class Providers extends Context.Tag("@hookgate/core/Providers")<Providers, ProvidersRegistry>() {
-  /** A registry seeded with the given providers; more may be added with `Providers.register`. */
-  static layer(...providers: ReadonlyArray<WebhookProvider>): Layer.Layer<Providers> {
-    return Layer.effect(Providers, makeRegistry(providers))
+  /**
+   * The registry with the given providers mounted, e.g.
+   * `Providers.layer(Stripe.layerConfig(), Creem.layerConfig())`; no argument
+   * mounts none (a Worker's queue consumer, say).
+   */
+  static layer<const Sources extends ReadonlyArray<ProviderSource<any, any>>>(
+    ...sources: Sources
+  ): Layer.Layer<Providers, SourceError<Sources[number]>, Exclude<SourceContext<Sources[number]>, Providers>> {
+    const registrations = sources.map((source): Layer.Layer<never, any, any> =>
+      Layer.isLayer(source) ? source : Providers.register(source as Effect.Effect<WebhookProvider, any, any>)
+    )
+    return Layer.mergeAll(Layer.empty, ...registrations).pipe(
+      Layer.provideMerge(Layer.effect(Providers, makeRegistry([])))
+    ) as Layer.Layer<Providers, any, any>
   }
 
   /**
-   * Adds a provider (or an effect building one, e.g. from Config) to the registry.
-   * Provider packages build their `layer` and `layerConfig` with this.
+   * The layer that adds a provider (or an effect building one, e.g. from
+   * Config) to the registry in the environment: what a provider package's
+   * `layer` and `layerConfig` return.
    */
   static register<E, R>(
-    provider: WebhookProvider | Effect.Effect<WebhookProvider, E, R>
+    provider: Effect.Effect<WebhookProvider, E, R>
   ): Layer.Layer<never, E, Providers | R> {
     return Layer.effectDiscard(
       Effect.gen(function*() {
         const registry = yield* Providers
-        const built = Effect.isEffect(provider) ? yield* provider : provider
-        yield* registry.register(built)
+        yield* registry.register(yield* provider)
       })
     )
   }

@@ -7,6 +7,7 @@ export type Secrets = Arr.NonEmptyReadonlyArray<Redacted.Redacted<string>>
 /** One secret or a list of them, as a provider's `make` accepts. */
 export type SecretsInput = Redacted.Redacted<string> | Secrets
 
+/** One secret or a list, as the non-empty list. */
 export const secretList = (input: SecretsInput): Secrets => Redacted.isRedacted(input) ? [input] : input
 
 /** A comma-separated list in one config value, each entry kept `Redacted`. */

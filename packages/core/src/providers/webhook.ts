@@ -22,10 +22,12 @@ export class WebhookRequest extends Schema.Class<WebhookRequest>("WebhookRequest
     return new WebhookRequest({ body, headers: lowered })
   }
 
+  /** A header's value, by case-insensitive name. */
   header(name: string): string | undefined {
     return this.headers[name.toLowerCase()]
   }
 
+  /** The body decoded as UTF-8 (lenient; verification uses the bytes). */
   get text(): string {
     return new TextDecoder().decode(this.body)
   }

@@ -1,8 +1,9 @@
 import { Clock, Effect, Either, Schema } from "effect"
-import { type Decision, Decision as Decisions, type Delivery, retryDelay, retryNoLaterThan } from "./delivery.js"
+import { Decision, type Delivery, retryDelay, retryNoLaterThan } from "./delivery.js"
 import { keepDeadLetter } from "./dead-letter.js"
 import { once, type OnceOptions } from "./once.js"
 
+/** What `Consumer.handler` needs: how to decode a body, its key, and the work. */
 export interface OnceHandlerOptions<S, A, E, R> extends OnceOptions {
   /** Decodes the body; a body that does not decode is a dead letter at once (retrying cannot help). */
   readonly schema: Schema.Schema<S, any, never>
@@ -26,10 +27,10 @@ export const onceHandler = <S, A, E, R>(options: OnceHandlerOptions<S, A, E, R>)
           Effect.annotateLogs({ queue: delivery.queue, messageId: delivery.id, detail: body.left.message })
         )
         yield* keepDeadLetter(delivery)
-        return Decisions.Ack() as Decision
+        return Decision.Ack() as Decision
       }
       const result = yield* once(options.key(body.right, delivery), options.handle(body.right, delivery), options)
-      if (result._tag !== "InProgress") return Decisions.Ack() as Decision
+      if (result._tag !== "InProgress") return Decision.Ack() as Decision
       return yield* retryNoLaterThan(delivery.attempts, result.until, yield* Clock.currentTimeMillis)
     }).pipe(
       Effect.catchAllCause((cause) =>
@@ -37,7 +38,7 @@ export const onceHandler = <S, A, E, R>(options: OnceHandlerOptions<S, A, E, R>)
           Effect.logWarning("a queue message failed; it will be delivered again", cause).pipe(
             Effect.annotateLogs({ queue: delivery.queue, messageId: delivery.id, attempts: delivery.attempts })
           ),
-          Effect.map(retryDelay(delivery.attempts), (delay) => Decisions.Retry({ delay }) as Decision)
+          Effect.map(retryDelay(delivery.attempts), (delay) => Decision.Retry({ delay }) as Decision)
         )
       )
     )

@@ -4,8 +4,9 @@ import { Metrics } from "../observability/metrics.js"
 import { step } from "../internal/spans.js"
 import { makeAlert, raiseAlert } from "../alerts/raise.js"
 import { DeadLetterStore } from "./dead-letters.js"
-import { type Decision, Decision as Decisions, type Delivery, retryDelay } from "./delivery.js"
+import { Decision, type Delivery, retryDelay } from "./delivery.js"
 
+/** When the owner hears of dead letters. */
 export interface DeadLetterOptions {
   /**
    * Alert once the queue holds at least this many dead letters (default 1: a
@@ -58,11 +59,11 @@ export const keepDeadLetter = (delivery: Delivery, options: DeadLetterOptions = 
  */
 export const deadLetterHandler = (options: DeadLetterOptions = {}) => (delivery: Delivery) =>
   keepDeadLetter(delivery, options).pipe(
-    Effect.as(Decisions.Ack() as Decision),
+    Effect.as(Decision.Ack() as Decision),
     Effect.catchAll((error) =>
       Effect.zipRight(
         Effect.logError("a dead letter could not be stored", error),
-        Effect.map(retryDelay(delivery.attempts), (delay) => Decisions.Retry({ delay }))
+        Effect.map(retryDelay(delivery.attempts), (delay) => Decision.Retry({ delay }))
       )
     )
   )

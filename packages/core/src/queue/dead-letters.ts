@@ -2,6 +2,7 @@ import { Context, type Effect } from "effect"
 import type { DeadLetter } from "./message.js"
 import type { StoreUnavailable } from "../orders/errors.js"
 
+/** Keeps the messages a queue gave up on, once per (queue, message id). */
 export interface DeadLetterStoreShape {
   /**
    * Keeps a dead letter (once per queue and message id) and answers how many

@@ -19,6 +19,7 @@ export type Decision = Data.TaggedEnum<{
   Ack: {}
   Retry: { readonly delay: Duration.Duration }
 }>
+/** Constructors and matchers of `Decision`: `Decision.Ack()`, `Decision.Retry({ delay })`. */
 export const Decision = Data.taggedEnum<Decision>()
 
 const fallbackPolicy = makeRetryPolicy()

@@ -1,6 +1,7 @@
 import { Deferred, Duration, Effect, Option, Queue, type Scope, Stream, SubscriptionRef } from "effect"
-import { type Decision, Decision as Decisions, type Delivery } from "./delivery.js"
+import { Decision, type Delivery } from "./delivery.js"
 
+/** Cloudflare Queues' knobs, for the in-process queue. */
 export interface InProcessQueueOptions {
   readonly name: string
   /** Deliveries handled at once (default 4). */
@@ -17,6 +18,7 @@ export interface InProcessQueueOptions {
   readonly deadLetter?: (delivery: Delivery) => Effect.Effect<void>
 }
 
+/** Deliveries counted since the queue started. */
 export interface InProcessQueueStats {
   /** Messages sent and not yet acknowledged or given up. */
   readonly outstanding: number
@@ -28,6 +30,7 @@ export interface InProcessQueueStats {
   readonly deadLettered: number
 }
 
+/** A queue in memory with Cloudflare Queues' semantics (ack last, retry with a delay, dead letters). */
 export interface InProcessQueue<A> {
   readonly name: string
   readonly send: (body: A, options?: { readonly delay?: Duration.DurationInput }) => Effect.Effect<void>
@@ -99,14 +102,14 @@ export const makeInProcessQueue = <A, R>(
         // delivered again while this delivery carries on, and its decision no longer counts.
         yield* handler(delivery).pipe(
           Effect.catchAllCause((cause) =>
-            Effect.as(Effect.logError("queue handler failed", cause), Decisions.Retry({ delay: Duration.zero }))
+            Effect.as(Effect.logError("queue handler failed", cause), Decision.Retry({ delay: Duration.zero }))
           ),
           Effect.flatMap((decision) => Deferred.succeed(decided, decision)),
           Effect.forkIn(scope)
         )
         const decision = yield* Effect.timeout(Deferred.await(decided), visibility).pipe(Effect.option)
         if (Option.isNone(decision)) stats.timedOut++
-        yield* settle(entry, Option.getOrElse(decision, () => Decisions.Retry({ delay: Duration.zero })))
+        yield* settle(entry, Option.getOrElse(decision, () => Decision.Retry({ delay: Duration.zero })))
       })
 
     yield* Effect.forkScoped(

@@ -36,4 +36,5 @@ export interface MessageLedgerShape {
   readonly get: (key: string) => Effect.Effect<Option.Option<MessageRecord>, StoreUnavailable>
 }
 
+/** The ledger `Consumer.once` leases message keys on (in-memory, SQLite, D1). */
 export class MessageLedger extends Context.Tag("@hookgate/core/MessageLedger")<MessageLedger, MessageLedgerShape>() {}

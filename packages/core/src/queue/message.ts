@@ -9,6 +9,7 @@ import { Schema } from "effect"
 export const MessageStatus = Schema.Literal("pending", "completed")
 export type MessageStatus = typeof MessageStatus.Type
 
+/** A message key's row in the ledger: pending or completed, its attempts and lease. */
 export class MessageRecord extends Schema.Class<MessageRecord>("MessageRecord")({
   key: Schema.String,
   status: MessageStatus,

@@ -17,6 +17,7 @@ export type OnceResult<A> = Data.TaggedEnum<{
 interface OnceResultDefinition extends Data.TaggedEnum.WithGenerics<1> {
   readonly taggedEnum: OnceResult<this["A"]>
 }
+/** Constructors and matchers of `OnceResult`. */
 export const OnceResult = Data.taggedEnum<OnceResultDefinition>()
 
 /** The effect outlived its time inside the lease; its lease is released and the message retried. */
@@ -29,6 +30,7 @@ export class OnceTimeout extends Schema.TaggedError<OnceTimeout>()("OnceTimeout"
   }
 }
 
+/** How long a run may hold its key's lease. */
 export interface OnceOptions {
   /** How long one delivery holds the message (default: `RetryPolicy.leaseFor`, 5 minutes). */
   readonly leaseFor?: Duration.DurationInput

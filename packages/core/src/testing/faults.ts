@@ -1,4 +1,5 @@
 import { Context, Effect, Layer } from "effect"
+import { AlertStore } from "../alerts/alert-store.js"
 import { StoreUnavailable } from "../orders/errors.js"
 import { Lease } from "../orders/lease.js"
 import { OrderStore } from "../orders/order-store.js"
@@ -22,9 +23,9 @@ const failFirst = (count: number | undefined, operation: string) => {
 
 /** Wraps any store layer so that chosen operations fail, for the paths that follow a storage outage. */
 export const withStoreFaults = <E, R>(
-  base: Layer.Layer<OrderStore | Lease, E, R>,
+  base: Layer.Layer<OrderStore | Lease | AlertStore, E, R>,
   faults: StoreFaults
-): Layer.Layer<OrderStore | Lease, E, R> =>
+): Layer.Layer<OrderStore | Lease | AlertStore, E, R> =>
   Layer.effectContext(
     Effect.gen(function*() {
       const store = yield* OrderStore
@@ -32,7 +33,8 @@ export const withStoreFaults = <E, R>(
       const put = failFirst(faults.failPut, "put")
       const complete = failFirst(faults.failComplete, "complete")
       return Context.make(OrderStore, { ...store, put: (...args) => put(store.put(...args)) }).pipe(
-        Context.add(Lease, { ...lease, complete: (...args) => complete(lease.complete(...args)) })
+        Context.add(Lease, { ...lease, complete: (...args) => complete(lease.complete(...args)) }),
+        Context.add(AlertStore, yield* AlertStore)
       )
     })
   ).pipe(Layer.provide(base))

@@ -1,11 +1,14 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { Alert } from "../alerts/alert.js"
+import type { Alert } from "../alerts/alert.js"
+import { AlertStore } from "../alerts/alert-store.js"
 import { type EventReceipt, newLeasedOrder, Order, type OrderStatus, type StoreStats } from "../orders/order.js"
 import { Lease, type LeaseShape } from "../orders/lease.js"
 import { OrderStore, type OrderStoreShape } from "../orders/order-store.js"
+import { makeMemoryAlertStore } from "./memory-alert-store.js"
 
 /**
- * An in-memory `OrderStore` and `Lease` with the SQL store's semantics: each
+ * An in-memory `OrderStore`, `Lease` and `AlertStore` (sharing one alert map)
+ * with the SQL store's semantics: each
  * operation reads and writes in one synchronous step, as each SQL statement is
  * atomic. For tests and examples; nothing survives the process.
  */
@@ -84,25 +87,6 @@ export const makeMemoryStore = () => {
         if (!order || (order.status !== "capped" && order.status !== "failed")) return Option.none()
         return Option.some(update(order, { status: "pending", attempts: 0, nextAttemptAt: now, updatedAt: now }))
       }),
-    saveAlert: (alert) =>
-      Effect.sync(() => {
-        if (alerts.has(alert.id)) return false
-        alerts.set(alert.id, alert)
-        return true
-      }),
-    markAlert: (id, { at, error }) =>
-      Effect.sync(() => {
-        const alert = alerts.get(id)
-        if (alert) {
-          alerts.set(id, new Alert({
-            ...alert,
-            deliveredAt: error === null ? at : alert.deliveredAt,
-            deliveryError: error
-          }))
-        }
-      }),
-    alerts: ({ limit }) =>
-      Effect.sync(() => Array.from(alerts.values()).sort((a, b) => b.createdAt - a.createdAt).slice(0, limit)),
     stats: Effect.sync((): StoreStats => {
       const counts: Record<OrderStatus, number> = { pending: 0, sent: 0, failed: 0, capped: 0 }
       let duplicatesPrevented = 0
@@ -181,13 +165,13 @@ export const makeMemoryStore = () => {
       })
   }
 
-  return { store, lease }
+  return { store, lease, alertStore: makeMemoryAlertStore(alerts) }
 }
 
-/** A fresh in-memory store providing both `OrderStore` and `Lease`. */
-export const layerMemoryStore: Layer.Layer<OrderStore | Lease> = Layer.effectContext(
+/** A fresh in-memory store providing `OrderStore`, `Lease` and `AlertStore`. */
+export const layerMemoryStore: Layer.Layer<OrderStore | Lease | AlertStore> = Layer.effectContext(
   Effect.sync(() => {
-    const { lease, store } = makeMemoryStore()
-    return Context.make(OrderStore, store).pipe(Context.add(Lease, lease))
+    const { alertStore, lease, store } = makeMemoryStore()
+    return Context.make(OrderStore, store).pipe(Context.add(Lease, lease), Context.add(AlertStore, alertStore))
   })
 )

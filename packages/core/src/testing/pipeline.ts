@@ -1,4 +1,5 @@
 import { Effect, Exit, Layer } from "effect"
+import type { AlertStore } from "../alerts/alert-store.js"
 import type { Lease } from "../orders/lease.js"
 import type { OrderStore } from "../orders/order-store.js"
 import { Providers, type WebhookProvider } from "../providers/providers.js"
@@ -9,9 +10,9 @@ import { ScriptedMailer, type ScriptedMailerOptions } from "./scripted-mailer.js
 
 export interface TestPipelineOptions<E, R> {
   /** The store under test (memory, SQLite, D1, …). */
-  readonly store: Layer.Layer<OrderStore | Lease, E, R>
-  /** Providers mounted in the registry: values, or effects building them. */
-  readonly providers: ReadonlyArray<WebhookProvider | Effect.Effect<WebhookProvider>>
+  readonly store: Layer.Layer<OrderStore | Lease | AlertStore, E, R>
+  /** Providers mounted in the registry: effects building them (`makeTestProvider(…)`, `Stripe.make(…)`). */
+  readonly providers: ReadonlyArray<Effect.Effect<WebhookProvider>>
   readonly mailer?: ScriptedMailerOptions
   readonly alerterFails?: boolean
   /** In-request retries run without delay unless given, so tests need not drive the clock through them. */
@@ -29,9 +30,7 @@ export const layerTestPipeline = <E, R>(options: TestPipelineOptions<E, R>) =>
     RecordingAlerter.layer({ failing: options.alerterFails ?? false }),
     layerTestRenderer,
     RetryPolicy.layer({ inRequestBase: 0, ...options.policy }),
-    Layer.mergeAll(Layer.empty, ...options.providers.map((provider) => Providers.register(provider))).pipe(
-      Layer.provideMerge(Providers.layer())
-    )
+    Providers.layer(...options.providers)
   )
 
 /** The typed failure of an effect that must fail, for asserting its tag and fields. */

@@ -1,9 +1,9 @@
-import { Effect, Option, Redacted, Schema } from "effect"
-import { fromHex, hmacSha256, importHmacKey, timingSafeEqual, toHex, utf8 } from "../providers/hmac.js"
-import { Fulfilment } from "../orders/fulfilment.js"
-import { VerifiedEvent, WebhookRequest } from "../providers/webhook.js"
-import { MalformedPayload, SignatureError } from "../providers/errors.js"
-import type { WebhookProvider } from "../providers/providers.js"
+import { Effect, Either, Redacted, Schema } from "effect"
+import { fulfilOn } from "../providers/fulfil-on.js"
+import { fromHex, hmacSha256, importHmacKey, toHex, utf8 } from "../providers/hmac.js"
+import { makeProvider, malformedHeader, missingHeader } from "../providers/kit.js"
+import type { SecretsInput } from "../providers/secrets.js"
+import { WebhookRequest } from "../providers/webhook.js"
 
 /**
  * An HMAC test provider: `x-test-signature` is the hex HMAC-SHA256 of the raw
@@ -12,7 +12,7 @@ import type { WebhookProvider } from "../providers/providers.js"
  */
 export const TEST_SIGNATURE_HEADER = "x-test-signature"
 
-const TestEvent = Schema.Struct({ id: Schema.String, type: Schema.String, data: Schema.optional(Schema.Unknown) })
+const TestEvent = Schema.Struct({ id: Schema.String, type: Schema.String })
 const PaidOrder = Schema.Struct({
   orderId: Schema.String,
   email: Schema.String,
@@ -21,53 +21,32 @@ const PaidOrder = Schema.Struct({
   currency: Schema.String,
   metadata: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.String }), { default: () => ({}) })
 })
+/** The `data` of a paying test event. */
 export type TestPaidOrder = typeof PaidOrder.Encoded
-const decodeEvent = Schema.decodeUnknown(Schema.parseJson(TestEvent))
-const decodePaid = Schema.decodeUnknown(PaidOrder)
 
-export const makeTestProvider = (options: { readonly secret: Redacted.Redacted<string>; readonly name?: string }) => {
-  const name = options.name ?? "test"
-  const key = Effect.runSync(Effect.cached(importHmacKey(Redacted.value(options.secret))))
-  const fail = (reason: SignatureError["reason"], detail: string) => new SignatureError({ provider: name, reason, detail })
+const testFulfilment = fulfilOn({
+  types: ["order.paid"],
+  schema: Schema.Struct({ data: PaidOrder }),
+  fulfilment: ({ data }) => data
+})
 
-  const provider: WebhookProvider = {
-    name,
-    verify: (request) =>
-      Effect.gen(function*() {
-        const header = request.header(TEST_SIGNATURE_HEADER)
-        if (header === undefined || header === "") return yield* fail("missing_header", `no ${TEST_SIGNATURE_HEADER} header`)
-        const given = fromHex(header.trim())
-        if (given === undefined || given.byteLength !== 32) {
-          return yield* fail("malformed_header", `${TEST_SIGNATURE_HEADER} is not a hex SHA-256 MAC`)
-        }
-        const expected = yield* hmacSha256(yield* key, request.body)
-        if (!timingSafeEqual(given, expected)) return yield* fail("no_matching_signature", "signature does not match")
-        const event = yield* decodeEvent(request.text).pipe(
-          Effect.mapError((error) => new MalformedPayload({ provider: name, detail: error.message }))
-        )
-        return new VerifiedEvent({ provider: name, id: event.id, type: event.type, payload: event })
-      }),
-    fulfilment: (event) =>
-      event.type !== "order.paid"
-        ? Effect.succeed(Option.none())
-        : decodePaid((event.payload as typeof TestEvent.Type).data).pipe(
-          Effect.map((paid) =>
-            Option.some(
-              new Fulfilment({
-                orderKey: `${name}:${paid.orderId}`,
-                email: paid.email,
-                product: paid.product,
-                amount: paid.amount,
-                currency: paid.currency,
-                metadata: paid.metadata
-              })
-            )
-          ),
-          Effect.mapError((error) => new MalformedPayload({ provider: name, detail: error.message }))
-        )
-  }
-  return provider
-}
+/** The test provider, its key imported once; one secret or several (newest first). */
+export const makeTestProvider = (options: { readonly secret: SecretsInput; readonly name?: string }) =>
+  makeProvider({
+    name: options.name ?? "test",
+    secrets: options.secret,
+    parseSignature: (request) => {
+      const header = request.header(TEST_SIGNATURE_HEADER)
+      if (header === undefined || header.trim() === "") return missingHeader(`no ${TEST_SIGNATURE_HEADER} header`)
+      const given = fromHex(header.trim())
+      return given === undefined || given.byteLength !== 32
+        ? malformedHeader(`${TEST_SIGNATURE_HEADER} is not a hex SHA-256 MAC`)
+        : Either.right({ signatures: [given] })
+    },
+    signedContent: (_, request) => [request.body],
+    envelope: TestEvent,
+    fulfilment: testFulfilment
+  })
 
 /** Signs a body as the test provider expects and builds the request. */
 export const signTestRequest = (secret: Redacted.Redacted<string>, body: string | Uint8Array) =>

@@ -1,14 +1,9 @@
-import { Effect } from "effect"
+import { sha256Hex } from "@hookgate/core/mail"
 
 /**
  * A Message-ID derived from the idempotency key: every retry of one order
  * carries the same one, which lets the receiving side recognise a repeat (Gmail,
  * for one, folds messages with one Message-ID). Best effort, not a guarantee.
  */
-export const messageIdFor = (idempotencyKey: string, senderDomain: string): Effect.Effect<string> =>
-  Effect.promise(() => crypto.subtle.digest("SHA-256", new TextEncoder().encode(idempotencyKey))).pipe(
-    Effect.map((digest) => {
-      const hex = Array.from(new Uint8Array(digest).subarray(0, 16), (b) => b.toString(16).padStart(2, "0")).join("")
-      return `<hookgate.${hex}@${senderDomain}>`
-    })
-  )
+export const messageIdFor = (idempotencyKey: string, senderDomain: string): string =>
+  `<hookgate.${sha256Hex(idempotencyKey).slice(0, 32)}@${senderDomain}>`

@@ -5,11 +5,12 @@
  */
 import { EmailMessage } from "cloudflare:email"
 import { OrderStore, receive, RetryPolicy, sweep } from "@hookgate/core"
+import { AlertStore } from "@hookgate/core/alerts"
 import { type MailerError, Mailer, OutgoingEmail } from "@hookgate/core/mail"
 import { Providers, WebhookRequest } from "@hookgate/core/providers"
 import { layerMemoryStore, layerTestRenderer, makeTestProvider, RecordingAlerter } from "@hookgate/core/testing"
 import { Duration, Effect, Layer, ManagedRuntime, Redacted, Schema } from "effect"
-import { type EmailMessageLike, type EmailSendingMessage, layer as cloudflareEmail, type SendEmailBinding } from "../../src/index.js"
+import { type EmailMessageLike, type EmailSendingMessage, layer as cloudflareEmail, type SendEmailBinding } from "../../src/cloudflare-email.js"
 
 interface Env {
   /** `send_email` with no restriction: the Email Sending form. */
@@ -118,7 +119,7 @@ export default {
         return json(
           await runtime.runPromise(Effect.all({
             attempted: Effect.flatMap(RecordingAlerter, (alerter) => alerter.attempts),
-            stored: Effect.flatMap(OrderStore, (store) => store.alerts({ limit: 100 }))
+            stored: Effect.flatMap(AlertStore, (store) => store.list({ limit: 100 }))
           }))
         )
       case "send": {

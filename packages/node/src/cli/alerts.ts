@@ -1,11 +1,11 @@
 import { Command, Options } from "@effect/cli"
-import { OrderStore } from "@hookgate/core"
+import { AlertStore } from "@hookgate/core/alerts"
 import { Effect } from "effect"
 import { withStore } from "./context.js"
 import { printAlerts } from "./print.js"
 
 const list = Command.make("list", { limit: Options.integer("limit").pipe(Options.withDefault(50)) }, ({ limit }) =>
-  withStore(Effect.flatMap(OrderStore, (store) => store.alerts({ limit }))).pipe(Effect.flatMap(printAlerts))
+  withStore(Effect.flatMap(AlertStore, (store) => store.list({ limit }))).pipe(Effect.flatMap(printAlerts))
 ).pipe(Command.withDescription("list stored alerts, newest first, with their delivery outcome"))
 
 export const alertsCommand = Command.make("alerts").pipe(

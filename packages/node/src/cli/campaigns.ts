@@ -16,7 +16,7 @@ import { table } from "./print.js"
  * idle). So the CLI's queue and mailer never send anything.
  */
 const cliCampaigns = Layer.unwrapEffect(Effect.map(GatewayConfig, (config) =>
-  Campaigns.layer.pipe(
+  Campaigns.layer().pipe(
     Layer.provide(Layer.mergeAll(
       Layer.succeed(CampaignQueue, { enqueue: () => Effect.void }),
       Layer.succeed(Mailer, {
@@ -24,8 +24,8 @@ const cliCampaigns = Layer.unwrapEffect(Effect.map(GatewayConfig, (config) =>
         honoursIdempotencyKeys: false,
         send: () => Effect.fail(new Rejected({ mailer: "cli", detail: "the CLI does not send; the gateway does" }))
       }),
-      Alerter.layerLog,
-      RetryPolicy.layerConfig
+      Alerter.layerLog(),
+      RetryPolicy.layerConfig()
     )),
     Layer.provide(SqliteStore.layer({ filename: config.db, busyTimeoutMs: Duration.toMillis(config.dbBusyTimeout) }))
   )))

@@ -1,6 +1,6 @@
 import { Command } from "@effect/cli"
 import { FetchHttpClient } from "@effect/platform"
-import { makeRetryPolicy, OrderStore, RetryPolicy, sweep } from "@hookgate/core"
+import { OrderStore, RetryPolicy, sweep } from "@hookgate/core"
 import { Mailer, Transient } from "@hookgate/core/mail"
 import { ConfigProvider, Console, Duration, Effect, Layer, Logger, LogLevel, Redacted, Ref } from "effect"
 import { mkdtemp, readdir } from "node:fs/promises"
@@ -49,7 +49,7 @@ export const demoCommand = Command.make("demo", {}, () =>
             : base.send(email, options))
     })
     // A short durable backoff, so that the demo's retry is due within a second.
-    const retryPolicy = Layer.succeed(RetryPolicy, makeRetryPolicy({ backoffBase: "500 millis", maxBackoff: "1 second" }))
+    const retryPolicy = RetryPolicy.layer({ backoffBase: "500 millis", maxBackoff: "1 second" })
 
     yield* Effect.scoped(Effect.gen(function*() {
       const context = yield* Layer.build(gatewayServer(config, { mailer, retryPolicy }))

@@ -10,19 +10,23 @@ import { Context, Effect, Layer } from "effect"
  * own) through `@effect/opentelemetry`, and its serializer writes the text.
  */
 export class PrometheusReader extends Context.Tag("@hookgate/node/PrometheusReader")<PrometheusReader, PrometheusExporter>() {
-  static readonly layer: Layer.Layer<PrometheusReader> = Layer.unwrapEffect(
-    Effect.sync(() => {
-      const exporter = new PrometheusExporter({ preventServerStart: true })
-      return Layer.merge(
-        Layer.succeed(PrometheusReader, exporter),
-        OtelMetrics.layer(() => exporter).pipe(Layer.provide(OtelResource.layer({ serviceName: "hookgate" })))
-      )
-    })
-  )
+  /** The exporter, with Effect's metrics wired to it. */
+  static layer(): Layer.Layer<PrometheusReader> {
+    return Layer.unwrapEffect(
+      Effect.sync(() => {
+        const exporter = new PrometheusExporter({ preventServerStart: true })
+        return Layer.merge(
+          Layer.succeed(PrometheusReader, exporter),
+          OtelMetrics.layer(() => exporter).pipe(Layer.provide(OtelResource.layer({ serviceName: "hookgate" })))
+        )
+      })
+    )
+  }
 }
 
 const serializer = new PrometheusSerializer()
 
+/** `GET /metrics`: Prometheus text from the `PrometheusReader`. */
 export const metricsRoute = HttpRouter.empty.pipe(
   HttpRouter.get(
     "/metrics",

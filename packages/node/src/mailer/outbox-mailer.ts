@@ -1,5 +1,5 @@
 import { Mailer, type MailerShape, Rejected, SendReceipt, Transient } from "@hookgate/core/mail"
-import { buildMime, IDEMPOTENCY_HEADER } from "@hookgate/mailer-cf-email"
+import { CloudflareEmail } from "@hookgate/mailer-cf-email"
 import { Clock, Effect, Layer } from "effect"
 import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
@@ -34,9 +34,9 @@ export const makeOutboxMailer = (directory: string): MailerShape => {
       Effect.gen(function*() {
         const raw = yield* Effect.try({
           try: () =>
-            buildMime(email, {
+            CloudflareEmail.buildMime(email, {
               messageId: `<${crypto.randomUUID()}@outbox.hookgate.localhost>`,
-              headers: { ...email.headers, [IDEMPOTENCY_HEADER]: idempotencyKey }
+              headers: { ...email.headers, [CloudflareEmail.IDEMPOTENCY_HEADER]: idempotencyKey }
             }),
           catch: (cause) => new Rejected({ mailer: "outbox", detail: `cannot build this email: ${String(cause)}` })
         })

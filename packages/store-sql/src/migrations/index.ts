@@ -10,6 +10,7 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 2, name: "queues_campaigns", statements: queuesCampaigns.statements }
 ]
 
+/** Where `migrate` records the migrations it applied. */
 export const MIGRATIONS_TABLE = "hookgate_migrations"
 
 /** The migrations as `@effect/sql` Migrator entries (`<id>_<name>`). */

@@ -1,0 +1,24 @@
+import { Context, type Effect } from "effect"
+import type { StoreUnavailable } from "../orders/errors.js"
+import type { Alert } from "./alert.js"
+
+/** The alert ledger: every alert is stored once (by id) before it is attempted. */
+export interface AlertStoreShape {
+  /** Stores an alert unless one with its id exists; answers whether it was new. */
+  readonly save: (alert: Alert) => Effect.Effect<boolean, StoreUnavailable>
+  /** Records the outcome of an attempt: delivered at `at`, or the delivery error. */
+  readonly recordAttempt: (
+    id: string,
+    result: { readonly at: number; readonly error: string | null }
+  ) => Effect.Effect<void, StoreUnavailable>
+  /** The newest alerts first, up to `limit`. */
+  readonly list: (options: { readonly limit: number }) => Effect.Effect<ReadonlyArray<Alert>, StoreUnavailable>
+}
+
+/**
+ * Where alerts are kept. Its own port, so campaigns, queue dead letters and the
+ * Workers alerter need no order store; the SQL stores provide it on the same
+ * database as the orders (an order capped or failed stores its alert in the
+ * same atomic step as the release, through `Lease.release`).
+ */
+export class AlertStore extends Context.Tag("@hookgate/core/AlertStore")<AlertStore, AlertStoreShape>() {}

@@ -1,0 +1,39 @@
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { sha256 } from "@noble/hashes/sha2.js"
+import { utf8ToBytes } from "@noble/hashes/utils.js"
+import { type Config, Effect, Option, Redacted } from "effect"
+import { timingSafeEqual } from "../providers/hmac.js"
+
+/**
+ * The admin token: a `Redacted` value, or a `Config` read on each request (a
+ * Worker's secrets live in `env`, which exists only per invocation). A Config
+ * that is not set lets nobody in.
+ */
+export type AdminToken = Redacted.Redacted<string> | Config.Config<Redacted.Redacted<string>>
+
+/** What a request without the right token gets, on every admin route. */
+const unauthorized = HttpServerResponse.unsafeJson({ status: "unauthorized" }, { status: 401 })
+
+const digest = (header: string) => sha256(utf8ToBytes(header))
+const expectedDigest = (token: Redacted.Redacted<string>) => digest(`Bearer ${Redacted.value(token)}`)
+
+/**
+ * Wraps an admin handler so it runs only with `Authorization: Bearer <token>`;
+ * anything else answers 401 `{ "status": "unauthorized" }`.
+ *
+ * Both sides are hashed with SHA-256 before a constant-time comparison of the
+ * digests, so neither the token's content nor its length shows in the timing.
+ */
+export const adminTokenGuard = (token: AdminToken) => {
+  const expected: Effect.Effect<Option.Option<Uint8Array>> = Redacted.isRedacted(token)
+    ? Effect.succeed(Option.some(expectedDigest(token)))
+    : Effect.option(Effect.map(token, expectedDigest))
+  return <E, R>(
+    handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+    Effect.flatMap(Effect.zip(HttpServerRequest.HttpServerRequest, expected), ([request, digestOfToken]) =>
+      Option.isSome(digestOfToken) &&
+        timingSafeEqual(digest(request.headers["authorization"] ?? ""), digestOfToken.value)
+        ? handler
+        : Effect.succeed(unauthorized))
+}

@@ -1,0 +1,46 @@
+import { Duration, Effect, identity, Schedule } from "effect"
+import type { RetryPolicyShape } from "../orders/retry-policy.js"
+import { type MailerError, retryAfterOf, Unknown } from "./errors.js"
+import type { MailerShape } from "./mailer.js"
+
+/** The parts of the `RetryPolicy` that govern one send. */
+export type SendPolicy = Pick<RetryPolicyShape, "inRequest" | "maxInRequestWait" | "sendTimeout">
+
+/** The in-request schedule, never shorter than the `retry-after` the mailer asked for. */
+const honouringRetryAfter = (schedule: Schedule.Schedule<unknown, MailerError>) =>
+  Schedule.intersect(schedule, Schedule.identity<MailerError>().pipe(Schedule.addDelay(retryAfterOf)))
+
+/**
+ * Retries a send's `Transient` failures in-request, on the policy's schedule
+ * and never sooner than the mailer's `retry-after`. A `retry-after` longer than
+ * `maxInRequestWait` is not waited out: the failure is answered at once, for
+ * the durable backoff (orders) or the queue (campaigns) to take.
+ */
+export const retryTransient = (policy: SendPolicy) => <A, R>(send: Effect.Effect<A, MailerError, R>) =>
+  Effect.retry(send, {
+    schedule: honouringRetryAfter(policy.inRequest),
+    while: (error) => error._tag === "Transient" && Duration.lessThanOrEqualTo(retryAfterOf(error), policy.maxInRequestWait)
+  })
+
+/**
+ * Bounds a send (with its retries) by the policy's `sendTimeout`, ending it
+ * `Unknown`; a mailer with a `callTimeout` bounds its own calls, and gets no
+ * timer of its own (one costs a fiber per send).
+ */
+export const boundSend = (policy: SendPolicy, mailer: MailerShape) =>
+<A, E, R>(send: Effect.Effect<A, E, R>): Effect.Effect<A, E | Unknown, R> =>
+  mailer.callTimeout === undefined
+    ? Effect.timeoutFail(send, {
+      duration: policy.sendTimeout,
+      onTimeout: () => new Unknown({ mailer: mailer.name, detail: "no answer before the send timeout" })
+    })
+    : identity(send)
+
+/**
+ * The one send policy of orders and campaigns: `Transient` failures retried
+ * in-request honouring `retry-after` (`retryTransient`), the whole bounded by
+ * the mailer's `callTimeout` or the policy's `sendTimeout` (`boundSend`).
+ */
+export const sendWithPolicy = (policy: SendPolicy, mailer: MailerShape) =>
+<A, R>(send: Effect.Effect<A, MailerError, R>): Effect.Effect<A, MailerError, R> =>
+  boundSend(policy, mailer)(retryTransient(policy)(send))

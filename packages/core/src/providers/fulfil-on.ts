@@ -1,0 +1,119 @@
+import { Effect, Option, type ParseResult, Schema } from "effect"
+import { Fulfilment } from "../orders/fulfilment.js"
+import { MalformedPayload } from "./errors.js"
+import { describeParseError } from "./payload.js"
+import type { VerifiedEvent } from "./webhook.js"
+
+/** What a paying event yields; `orderId` becomes the order key `<provider>:<orderId>`. */
+export interface FulfilmentFields {
+  readonly orderId: string
+  readonly email: string
+  readonly product?: string | null
+  /** In the currency's minor unit (cents). */
+  readonly amount: number
+  readonly currency: string
+  readonly metadata?: Record<string, string>
+}
+
+/** Options of `fulfilOn`: which types pay, how their payload decodes, and the order it pays for. */
+export interface FulfilOnOptions<A, I, P = never, PI = never> {
+  /** The event types that can pay for an order; every other type is `None` (answered `ignored`). */
+  readonly types: Iterable<string>
+  /**
+   * Read before `schema`, for a paying type that may not pay yet (a Checkout
+   * Session still `unpaid`): when `is` answers true the event is `None`, so an
+   * event that is ignored can never be malformed. Name only the state fields.
+   */
+  readonly pending?: {
+    /** The paying types that may be pending; default all of `types`. */
+    readonly types?: Iterable<string>
+    readonly schema: Schema.Schema<P, PI>
+    readonly is: (state: P, event: VerifiedEvent) => boolean
+  }
+  /** Decodes the payload of those types. Name only the fields you use, so added fields do no harm. */
+  readonly schema: Schema.Schema<A, I>
+  /** The order the decoded event pays for, or `null` when this one does not pay (a status still pending, say). */
+  readonly fulfilment: (decoded: A, event: VerifiedEvent) => FulfilmentFields | null
+}
+
+/** The longest order key (`<provider>:<order id>`) a provider may hand the store. */
+export const MAX_ORDER_KEY_LENGTH = 200
+/** The longest email address (RFC 5321's path limit less the angle brackets). */
+export const MAX_EMAIL_LENGTH = 254
+
+// C0 controls (CR, LF, NUL, …), DEL and C1 controls: never part of an id or an address,
+// and CR/LF in either could split a header line downstream.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u
+// RFC 5322 dot-atom addr-spec, with RFC 6531's non-ASCII letters; domain labels of 1-63 characters.
+const ATEXT = "[\\p{L}\\p{N}!#$%&'*+/=?^_`{|}~-]"
+const LABEL = "[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?"
+const ADDR_SPEC = new RegExp(`^${ATEXT}+(?:\\.${ATEXT}+)*@${LABEL}(?:\\.${LABEL})*$`, "u")
+const MAX_LOCAL_PART = 64
+
+/** Why an order id cannot enter the store, or undefined when it can. */
+const orderIdProblem = (orderKey: string, orderId: string): string | undefined => {
+  if (orderId.trim() === "") return "the order id is empty"
+  if (CONTROL.test(orderId)) return "the order id holds a control character"
+  if (orderKey.length > MAX_ORDER_KEY_LENGTH) return `the order key is longer than ${MAX_ORDER_KEY_LENGTH} characters`
+  return undefined
+}
+
+/** Why an email cannot be sent to, or undefined when it can. */
+const emailProblem = (email: string): string | undefined => {
+  if (email === "") return "the email is empty"
+  if (CONTROL.test(email)) return "the email holds a control character"
+  if (email.length > MAX_EMAIL_LENGTH) return `the email is longer than ${MAX_EMAIL_LENGTH} characters`
+  if (!ADDR_SPEC.test(email) || email.indexOf("@") > MAX_LOCAL_PART) return "the email is not an address (local@domain)"
+  return undefined
+}
+
+// Through the schema rather than the constructor, so an invalid value is an answer, not a thrown defect.
+const decodeFulfilment = Schema.decodeUnknown(Fulfilment)
+
+/**
+ * The one way a provider maps events to fulfilments: a few event types, one
+ * schema, one mapping. Unknown types are `None` without a look at their payload.
+ * A paying payload that does not decode, or a mapping that yields an invalid
+ * fulfilment (an empty or control-laden order id, an order key over 200
+ * characters, an email that is not an address of at most 254 characters, a
+ * fractional amount), is `MalformedPayload` (400), so nothing is stored.
+ * The email is trimmed; the order key is `<provider>:<orderId>`.
+ */
+export const fulfilOn = <A, I, P = never, PI = never>(options: FulfilOnOptions<A, I, P, PI>) => {
+  const types: ReadonlySet<string> = new Set(options.types)
+  const decode = Schema.decodeUnknown(options.schema)
+  const pending = options.pending
+  const decodeState = pending === undefined ? undefined : Schema.decodeUnknown(pending.schema)
+  const mayPend: ReadonlySet<string> = new Set(pending?.types ?? types)
+
+  return (event: VerifiedEvent): Effect.Effect<Option.Option<Fulfilment>, MalformedPayload> => {
+    if (!types.has(event.type)) return Effect.succeedNone
+    const malformed = (detail: string) => new MalformedPayload({ provider: event.provider, detail })
+    const undecodable = (what: string) => (error: ParseResult.ParseError) => malformed(`${what}: ${describeParseError(error)}`)
+    return Effect.gen(function*() {
+      if (pending !== undefined && decodeState !== undefined && mayPend.has(event.type)) {
+        const state = yield* Effect.mapError(decodeState(event.payload), undecodable(event.type))
+        if (pending.is(state, event)) return Option.none()
+      }
+      const decoded = yield* Effect.mapError(decode(event.payload), undecodable(event.type))
+      const fields = options.fulfilment(decoded, event)
+      if (fields === null) return Option.none()
+      const orderKey = `${event.provider}:${fields.orderId}`
+      const email = fields.email.trim()
+      const problem = orderIdProblem(orderKey, fields.orderId) ?? emailProblem(email)
+      if (problem !== undefined) return yield* malformed(`fulfilment: ${problem}`)
+      const fulfilment = yield* Effect.mapError(
+        decodeFulfilment({
+          orderKey,
+          email,
+          product: fields.product ?? null,
+          amount: fields.amount,
+          currency: fields.currency,
+          metadata: fields.metadata ?? {}
+        }),
+        undecodable("fulfilment")
+      )
+      return Option.some(fulfilment)
+    })
+  }
+}

@@ -1,0 +1,24 @@
+import { Config, type ConfigError, Effect, Layer, Option } from "effect"
+import { type Secrets, secretsConfig } from "./secrets.js"
+
+/**
+ * A provider mounted only when its secrets are set, as the Node gateway and a
+ * Worker mount theirs: `secrets` is the config name holding them (read, when
+ * the layer is built, as a comma-separated list of `Redacted` values) or an
+ * `Option` already read. Unset, nothing is mounted; set but empty, the
+ * `ConfigError` fails the layer.
+ *
+ *     Providers.layer(
+ *       mountWhenSet("STRIPE_WEBHOOK_SECRET", (secrets) => Stripe.layer({ secrets })),
+ *       mountWhenSet("CREEM_WEBHOOK_SECRET", (secrets) => Creem.layer({ secrets }))
+ *     )
+ */
+export const mountWhenSet = <E, R>(
+  secrets: string | Option.Option<Secrets>,
+  mount: (secrets: Secrets) => Layer.Layer<never, E, R>
+): Layer.Layer<never, E | ConfigError.ConfigError, R> => {
+  const whenSome = (set: Option.Option<Secrets>) => Option.match(set, { onNone: () => Layer.empty, onSome: mount })
+  return typeof secrets === "string"
+    ? Layer.unwrapEffect(Effect.map(Config.option(secretsConfig(secrets)), whenSome))
+    : whenSome(secrets)
+}

@@ -1,0 +1,33 @@
+import { Effect, Layer } from "effect"
+import { Alert } from "../alerts/alert.js"
+import { AlertStore, type AlertStoreShape } from "../alerts/alert-store.js"
+
+/**
+ * An in-memory `AlertStore`. `alerts` is the map it keeps them in: the memory
+ * order store shares it, so a release that caps an order stores its alert in
+ * the same synchronous step, as the SQL store does in one atomic step.
+ */
+export const makeMemoryAlertStore = (alerts: Map<string, Alert> = new Map()): AlertStoreShape => ({
+  save: (alert) =>
+    Effect.sync(() => {
+      if (alerts.has(alert.id)) return false
+      alerts.set(alert.id, alert)
+      return true
+    }),
+  recordAttempt: (id, { at, error }) =>
+    Effect.sync(() => {
+      const alert = alerts.get(id)
+      if (alert) {
+        alerts.set(id, new Alert({ ...alert, deliveredAt: error === null ? at : alert.deliveredAt, deliveryError: error }))
+      }
+    }),
+  list: ({ limit }) =>
+    Effect.sync(() =>
+      Array.from(alerts.values())
+        .sort((a, b) => b.createdAt - a.createdAt || a.id.localeCompare(b.id))
+        .slice(0, limit)
+    )
+})
+
+/** A fresh in-memory `AlertStore` on its own (campaigns, queues); `layerMemoryStore` provides one beside the orders. */
+export const layerMemoryAlertStore: Layer.Layer<AlertStore> = Layer.sync(AlertStore, () => makeMemoryAlertStore())

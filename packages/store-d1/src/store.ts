@@ -1,0 +1,15 @@
+/**
+ * hookgate's store on D1: `layer({ db, migrate? })` provides every store port,
+ * `layerClient` only the `@effect/sql-d1` client, `layerBatchAtomic()` the D1
+ * `batch()` behind store-sql's atomic steps; the migrations as wrangler files.
+ */
+export { layer, layerClient, type D1StoreOptions } from "./d1-store.js"
+export { layerBatchAtomic } from "./batch-atomic.js"
+export { applyMigrations, type ApplyMigrationsOptions } from "./apply-migrations.js"
+export { D1_MIGRATIONS_TABLE, type D1Migration, d1Migrations, renderMigrationFile } from "./migrations.js"
+export { D1MigrationError } from "./errors.js"
+export type { D1Database } from "./database.js"
+import type { SqlStore } from "@hookgate/store-sql"
+
+/** Every store service the D1 layer provides (orders, leases, alerts, message and campaign ledgers). */
+export type SqlStoreServices = SqlStore.SqlStoreServices

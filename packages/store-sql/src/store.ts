@@ -1,0 +1,12 @@
+import { layerSqlStore } from "./sql-store.js"
+
+/**
+ * Every hookgate store port (`SqlStoreServices`) on the `SqlClient` and `SqlAtomic`
+ * in context: store-sqlite and store-d1 are this layer on their own client.
+ * Run `migrate` (or apply the migrations) first.
+ */
+export const layer = () => layerSqlStore
+
+export type { SqlStoreServices } from "./sql-store.js"
+export { SqlAtomic } from "./atomic.js"
+export { loader, migrate, migrations, MIGRATIONS_TABLE } from "./migrations/index.js"
