@@ -1,4 +1,4 @@
-import { anyKeyMatches, fromHex, SignatureError } from "@hookgate/core"
+import { anyKeyMatches, type HmacKey, fromHex, SignatureError } from "@hookgate/core"
 import { Either } from "effect"
 
 /** The header Creem signs with (lower-cased, as `WebhookRequest` keeps header names). */
@@ -26,5 +26,5 @@ export const parseCreemSignature = (
  * True when the signature is the HMAC of the body under one of the keys, tried
  * in order (newest first); each comparison is constant-time.
  */
-export const matchesAnyKey = (keys: ReadonlyArray<CryptoKey>, signature: Uint8Array, body: Uint8Array) =>
+export const matchesAnyKey = (keys: ReadonlyArray<HmacKey>, signature: Uint8Array, body: Uint8Array) =>
   anyKeyMatches(keys, [body], [signature])

@@ -1,4 +1,4 @@
-import { anyKeyMatches, fromBase64, SignatureError, utf8, type WebhookRequest } from "@hookgate/core"
+import { anyKeyMatches, type HmacKey, fromBase64, SignatureError, utf8, type WebhookRequest } from "@hookgate/core"
 import { Either } from "effect"
 
 /** The three headers, under the spec's `webhook-*` names or Svix's `svix-*` ones. */
@@ -69,5 +69,5 @@ export const signedPrefix = (id: string, timestamp: number) => utf8(`${id}.${tim
  * under one of the keys, tried in order (newest first); each comparison is
  * constant-time.
  */
-export const matchesAnyKey = (keys: ReadonlyArray<CryptoKey>, signature: StandardSignature, body: Uint8Array) =>
+export const matchesAnyKey = (keys: ReadonlyArray<HmacKey>, signature: StandardSignature, body: Uint8Array) =>
   anyKeyMatches(keys, [signedPrefix(signature.id, signature.timestamp), body], signature.signatures)

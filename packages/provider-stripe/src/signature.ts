@@ -1,4 +1,4 @@
-import { anyKeyMatches, fromHex, SignatureError, utf8 } from "@hookgate/core"
+import { anyKeyMatches, type HmacKey, fromHex, SignatureError, utf8 } from "@hookgate/core"
 import { Either } from "effect"
 
 /** The header Stripe signs with (lower-cased, as `WebhookRequest` keeps header names). */
@@ -53,5 +53,5 @@ export const parseStripeSignature = (
  * under one of the keys. Keys are tried in order (newest first), so the usual
  * request costs one HMAC; each comparison is constant-time.
  */
-export const matchesAnyKey = (keys: ReadonlyArray<CryptoKey>, signature: StripeSignature, body: Uint8Array) =>
+export const matchesAnyKey = (keys: ReadonlyArray<HmacKey>, signature: StripeSignature, body: Uint8Array) =>
   anyKeyMatches(keys, [utf8(`${signature.timestamp}.`), body], signature.signatures)

@@ -10,10 +10,21 @@ const encoder = new TextEncoder()
 // TypeScript 5.9's DOM types want an ArrayBuffer-backed view; every view here is one.
 const buffer = (bytes: Uint8Array) => bytes as Uint8Array<ArrayBuffer>
 
+/**
+ * An imported HMAC key: Web Crypto's `CryptoKey`, typed structurally so the
+ * published types need neither the DOM lib nor Node's types.
+ */
+export interface HmacKey {
+  readonly type: string
+  readonly extractable: boolean
+  readonly algorithm: { readonly name: string }
+  readonly usages: ReadonlyArray<string>
+}
+
 export const utf8 = (text: string): Uint8Array => encoder.encode(text)
 
 /** Imports an HMAC-SHA256 key for signing and verifying. */
-export const importHmacKey = (secret: Uint8Array | string): Effect.Effect<CryptoKey> =>
+export const importHmacKey = (secret: Uint8Array | string): Effect.Effect<HmacKey> =>
   Effect.promise(() =>
     crypto.subtle.importKey(
       "raw",
@@ -25,8 +36,8 @@ export const importHmacKey = (secret: Uint8Array | string): Effect.Effect<Crypto
   )
 
 /** HMAC-SHA256 of the concatenated parts (so a prefix and a raw body need no copy into a string). */
-export const hmacSha256 = (key: CryptoKey, ...parts: ReadonlyArray<Uint8Array>): Effect.Effect<Uint8Array> =>
-  Effect.promise(() => crypto.subtle.sign("HMAC", key, buffer(concat(parts)))).pipe(Effect.map((mac) => new Uint8Array(mac)))
+export const hmacSha256 = (key: HmacKey, ...parts: ReadonlyArray<Uint8Array>): Effect.Effect<Uint8Array> =>
+  Effect.promise(() => crypto.subtle.sign("HMAC", key as CryptoKey, buffer(concat(parts)))).pipe(Effect.map((mac) => new Uint8Array(mac)))
 
 export const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
   if (parts.length === 1) return parts[0]!

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { hmacSha256, timingSafeEqual } from "../crypto/hmac.js"
+import { type HmacKey, hmacSha256, timingSafeEqual } from "../crypto/hmac.js"
 
 /**
  * Whether any of the given signatures is the HMAC of `parts` under any key:
@@ -9,7 +9,7 @@ import { hmacSha256, timingSafeEqual } from "../crypto/hmac.js"
  * Creem the body alone).
  */
 export const anyKeyMatches = (
-  keys: ReadonlyArray<CryptoKey>,
+  keys: ReadonlyArray<HmacKey>,
   parts: ReadonlyArray<Uint8Array>,
   given: ReadonlyArray<Uint8Array>
 ): Effect.Effect<boolean> => {
