@@ -8,7 +8,7 @@ import type {
 } from "../errors.js"
 import type { Outcome } from "../pipeline/outcome.js"
 
-/** The one place where outcomes and errors become HTTP statuses (DESIGN.md's contract table). */
+/** The one place where outcomes and errors become HTTP statuses (the table in docs/http-contract.md). */
 
 export type ReceiveError =
   | UnknownProvider
@@ -43,7 +43,7 @@ export const answerOutcome = (outcome: Outcome): ContractAnswer => {
     case "Capped":
       return { httpStatus: 200, body: { status: "capped", orderId: outcome.orderKey } }
     case "Failed":
-      // Not in DESIGN.md's table: a permanent rejection. 200, because the provider
+      // A permanent rejection. 200, because the provider
       // retrying the webhook cannot help; the operator was alerted.
       return { httpStatus: 200, body: { status: "failed", orderId: outcome.orderKey } }
     case "Retry":
