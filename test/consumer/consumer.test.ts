@@ -91,7 +91,7 @@ beforeAll(async () => {
   if (!existsSync(join(repo, "packages/core/dist/src/index.js"))) throw new Error("build first: npx tsc -b")
   scratch = await mkdtemp(join(tmpdir(), "hookgate-consumer-"))
   tarballs = await timed("npm pack (all packages)", () => packAll(repo, scratch))
-}, 300_000)
+}, 900_000)
 
 afterAll(async () => {
   // HOOKGATE_CONSUMER_KEEP=1 keeps the scratch folder, to look into a failure.
@@ -153,7 +153,7 @@ describe("an app that installed the tarballs", () => {
     )
     await timed("app: npm install", () => run("npm", npmInstall, { cwd: app, timeoutMs: 600_000 }))
     await copyNativeAddon(app, "better-sqlite3")
-  }, 600_000)
+  }, 900_000)
 
   it("has one copy of effect and of each shared @effect package", async () => {
     const { stdout } = await run("npm", ["ls", "--all", "--json", ...registryDependencies], { cwd: app })
@@ -179,14 +179,14 @@ describe("an app that installed the tarballs", () => {
       }))
     expect(typeErrors(stdout)).toEqual([])
     if (code !== 0) expect(stdout).toMatch(/error TS/) // a non-zero exit is only ever the tolerated errors
-  }, 300_000)
+  }, 900_000)
 
   it("runs the README's and docs/plugins.md's code: Stripe through the README's runtime, the Acme plugin, the app's template test", async () => {
     const { stdout } = await timed("app: vitest", () =>
       run(process.execPath, [join(app, "node_modules/vitest/vitest.mjs"), "run", "--reporter=verbose"], { cwd: app }))
     expect(stdout).toMatch(/Test Files\s+3 passed \(3\)/)
     expect(stdout).not.toMatch(/skipped|todo/)
-  }, 300_000)
+  }, 900_000)
 
   it("runs `npx hookgate --help` and `npx hookgate demo` from the installed tarball", async () => {
     const help = await run("npx", ["hookgate", "--help"], { cwd: app })
@@ -195,7 +195,7 @@ describe("an app that installed the tarballs", () => {
     expect(help.stdout).toMatch(/\bdemo\b/)
     const demo = await timed("app: npx hookgate demo", () => run("npx", ["hookgate", "demo"], { cwd: app }))
     expect(demo.stdout).toMatch(/one email per order/)
-  }, 300_000)
+  }, 1_200_000)
 })
 
 describe("examples/worker, copied out of the repository", () => {
@@ -237,5 +237,5 @@ describe("examples/worker, copied out of the repository", () => {
       run("npx", ["wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: worker }))
     const bundle = await readFile(join(outdir, "index.js"), "utf8")
     expect(bundle).toContain("hookgate_orders")
-  }, 900_000)
+  }, 1_200_000)
 })

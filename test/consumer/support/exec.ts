@@ -34,7 +34,7 @@ export const run = (
     execFile(
       command,
       args,
-      { cwd: options.cwd, env: cleanEnv(options.env), timeout: options.timeoutMs ?? 300_000, maxBuffer: 64 * 1024 * 1024 },
+      { cwd: options.cwd, env: cleanEnv(options.env), timeout: options.timeoutMs ?? 600_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = typeof error?.code === "number" ? error.code : 0
         if (error && !(options.allowExitCode === true && code !== 0 && !error.killed)) {
