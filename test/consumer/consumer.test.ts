@@ -193,8 +193,13 @@ describe("an app that installed the tarballs", () => {
     expect(help.stdout).toMatch(/payment webhooks into emails that go out once/)
     expect(help.stdout).toMatch(/\bserve\b/)
     expect(help.stdout).toMatch(/\bdemo\b/)
-    const demo = await timed("app: npx hookgate demo", () => run("npx", ["hookgate", "demo"], { cwd: app }))
+    // The demo keeps its database and outbox under the OS temp dir for inspection: the scratch folder here.
+    const demoTmp = join(scratch, "demo-tmp")
+    await mkdir(demoTmp)
+    const demo = await timed("app: npx hookgate demo", () =>
+      run("npx", ["hookgate", "demo"], { cwd: app, env: { TMPDIR: demoTmp, TMP: demoTmp, TEMP: demoTmp } }))
     expect(demo.stdout).toMatch(/one email per order/)
+    expect(demo.stdout).toContain(demoTmp)
   }, 1_200_000)
 })
 
