@@ -6,6 +6,8 @@ import { defineConfig } from "vite"
 // "module" builds, such as @opentelemetry/api's, are not valid Node ESM).
 const conditions = ["@hookgate/source", "node", "development|production"]
 
+// test/consumer/ packs the packages and installs them into apps outside the
+// repository (see its README): it needs the build (`tsc -b`) and the npm registry or cache.
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
