@@ -6,11 +6,13 @@ import { defineConfig } from "vite"
 // "module" builds, such as @opentelemetry/api's, are not valid Node ESM).
 const conditions = ["@hookgate/source", "node", "development|production"]
 
+// test/consumer/ packs the packages and installs them into apps outside the
+// repository (see its README): it needs the build (`tsc -b`) and the npm registry or cache.
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "test/consumer/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000
   }

@@ -139,5 +139,18 @@ describe("the admin token guard", () => {
     expect(await unset(`Bearer ${TOKEN}`)).toBe(401)
     expect(await unset("Bearer ")).toBe(401)
     expect(await unset()).toBe(401)
+    // An empty token is no token: "Bearer " must not open the routes.
+    const empty = withConfig([["HOOKGATE_ADMIN_TOKEN", ""]])
+    expect(await empty("Bearer ")).toBe(401)
+    expect(await empty("Bearer")).toBe(401)
+  })
+
+  it("an empty Redacted token lets nobody in", async () => {
+    const handler = toWebHandler(adminRoutes({ token: Redacted.make(" ") }), layerTestPipeline({ store: layerMemoryStore, providers: [] }))
+    handlers.push(handler)
+    for (const authorization of ["Bearer  ", "Bearer ", "Bearer"]) {
+      const response = await handler.handler(new Request("http://hookgate.test/admin/stats", { headers: { authorization } }))
+      expect(response.status).toBe(401)
+    }
   })
 })

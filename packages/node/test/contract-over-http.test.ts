@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { baseEnv, type GatewayProcess, startGateway, tempDir } from "./support/gateway-process.js"
 import { admin, creemBody, creemOtherBody, deliver, post, signCreem, signStripe, stripeBody } from "./support/webhooks.js"
 
-/** The HTTP contract table over real HTTP, against a spawned `hookgate serve` mailing through Resend's test server. */
+/** The HTTP contract (docs/http-contract.md) over real HTTP, against a spawned `hookgate serve` mailing through Resend's test server. */
 
 let resend: ResendTestServerShape
 let gateway: GatewayProcess

@@ -1,7 +1,9 @@
+import type { MigrationError } from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { SqlStore } from "@hookgate/store-sql"
-import { Config, Effect, Layer } from "effect"
+import { Config, type ConfigError, Effect, Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 
@@ -32,7 +34,10 @@ export const layerClient = (options: SqliteStoreOptions) =>
   )
 
 /** Every hookgate store service (orders, leases, message and campaign ledgers) on an embedded SQLite database (better-sqlite3). */
-export const layer = (options: SqliteStoreOptions): Layer.Layer<SqlStore.SqlStoreServices | SqlClient.SqlClient, unknown> =>
+export const layer = (options: SqliteStoreOptions): Layer.Layer<
+  SqlStore.SqlStoreServices | SqlClient.SqlClient,
+  SqlError | MigrationError | ConfigError.ConfigError
+> =>
   SqlStore.layer().pipe(
     Layer.provide(SqlStore.SqlAtomic.layerTransaction()),
     Layer.provideMerge(layerClient(options))

@@ -7,7 +7,7 @@ import { timingSafeEqual } from "../providers/hmac.js"
 /**
  * The admin token: a `Redacted` value, or a `Config` read on each request (a
  * Worker's secrets live in `env`, which exists only per invocation). A Config
- * that is not set lets nobody in.
+ * that is not set, or an empty token, lets nobody in.
  */
 export type AdminToken = Redacted.Redacted<string> | Config.Config<Redacted.Redacted<string>>
 
@@ -15,7 +15,9 @@ export type AdminToken = Redacted.Redacted<string> | Config.Config<Redacted.Reda
 const unauthorized = HttpServerResponse.unsafeJson({ status: "unauthorized" }, { status: 401 })
 
 const digest = (header: string) => sha256(utf8ToBytes(header))
-const expectedDigest = (token: Redacted.Redacted<string>) => digest(`Bearer ${Redacted.value(token)}`)
+// An empty token is no token: it would open the routes to `Authorization: Bearer `.
+const expectedDigest = (token: Redacted.Redacted<string>): Option.Option<Uint8Array> =>
+  Redacted.value(token).trim() === "" ? Option.none() : Option.some(digest(`Bearer ${Redacted.value(token)}`))
 
 /**
  * Wraps an admin handler so it runs only with `Authorization: Bearer <token>`;
@@ -26,8 +28,8 @@ const expectedDigest = (token: Redacted.Redacted<string>) => digest(`Bearer ${Re
  */
 export const adminTokenGuard = (token: AdminToken) => {
   const expected: Effect.Effect<Option.Option<Uint8Array>> = Redacted.isRedacted(token)
-    ? Effect.succeed(Option.some(expectedDigest(token)))
-    : Effect.option(Effect.map(token, expectedDigest))
+    ? Effect.succeed(expectedDigest(token))
+    : Effect.map(Effect.option(token), Option.flatMap(expectedDigest))
   return <E, R>(
     handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>

@@ -3,7 +3,7 @@ import type { MalformedPayload, SignatureError, UnknownProvider } from "../provi
 import type { OrderConflict, StoreUnavailable } from "../orders/errors.js"
 import type { Outcome } from "../orders/outcome.js"
 
-/** The one place where outcomes and errors become HTTP statuses (the contract table of the README). */
+/** The one place where outcomes and errors become HTTP statuses (the table in docs/http-contract.md). */
 
 export type ReceiveError =
   | UnknownProvider
@@ -41,7 +41,7 @@ export const answerOutcome = (outcome: Outcome): ContractAnswer => {
     case "Capped":
       return { httpStatus: 200, body: { status: "capped", orderId: outcome.orderKey } }
     case "Failed":
-      // Beyond the basic table: a permanent rejection. 200, because the provider
+      // A permanent rejection. 200, because the provider
       // retrying the webhook cannot help; the operator was alerted.
       return { httpStatus: 200, body: { status: "failed", orderId: outcome.orderKey } }
     case "Retry":

@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config"
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // One file at a time: the README's runtime and the plugin's each open SQLite.
+    fileParallelism: false
+  }
+})
