@@ -209,9 +209,10 @@ RETURNING order_key`
         return update.pipe(Effect.map((rows) => rows.length > 0), unavailable("release"))
       }
       const alert = failure.alert.value
-      // Stored in the same atomic step, and only if this very release applied.
+      // Stored in the same atomic step, and only if this very release applied. (The CAST:
+      // Postgres types a bare parameter in a SELECT list as text, not as the column's BIGINT.)
       const insertAlert = sql`INSERT INTO hookgate_alerts (alert_id, kind, order_key, message, created_at)
-SELECT ${alert.id}, ${alert.kind}, ${alert.orderKey}, ${alert.message}, ${alert.createdAt}
+SELECT ${alert.id}, ${alert.kind}, ${alert.orderKey}, ${alert.message}, CAST(${alert.createdAt} AS BIGINT)
 WHERE EXISTS (SELECT 1 FROM hookgate_orders WHERE order_key = ${key} AND released_token = ${token})
 ON CONFLICT (alert_id) DO NOTHING`
       return atomic.run([update, insertAlert]).pipe(

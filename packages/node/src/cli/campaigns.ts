@@ -1,10 +1,10 @@
 import { Args, Command, Options } from "@effect/cli"
 import { FileSystem } from "@effect/platform"
 import { Alerter, CampaignQueue, Campaigns, type CampaignStatus, Mailer, Rejected, RetryPolicy } from "@hookgate/core"
-import { SqliteStore } from "@hookgate/store-sqlite"
-import { Console, Duration, Effect, Layer } from "effect"
+import { Console, Effect, Layer } from "effect"
 import { recipientsFromFile } from "../campaigns/recipients-file.js"
 import { GatewayConfig } from "../config.js"
+import { storeLayer } from "../store-layer.js"
 import { table } from "./print.js"
 
 /**
@@ -24,7 +24,7 @@ const cliCampaigns = Layer.unwrapEffect(Effect.map(GatewayConfig, (config) =>
       Alerter.layerLog,
       RetryPolicy.layerConfig
     )),
-    Layer.provide(SqliteStore.layer({ filename: config.db, busyTimeoutMs: Duration.toMillis(config.dbBusyTimeout) }))
+    Layer.provide(storeLayer(config))
   )))
 
 const withCampaigns = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, cliCampaigns)
