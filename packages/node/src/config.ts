@@ -25,6 +25,8 @@ export const GatewayConfig = Config.all({
   ),
   /** Postgres cancels a statement that runs longer; the request answers 503 `unavailable`. */
   dbStatementTimeout: Config.duration("HOOKGATE_DB_STATEMENT_TIMEOUT").pipe(Config.withDefault("5 seconds" as const)),
+  /** How long a Postgres statement waits for a connection (opened, or freed by a busy pool). */
+  dbConnectTimeout: Config.duration("HOOKGATE_DB_CONNECT_TIMEOUT").pipe(Config.withDefault("10 seconds" as const)),
   mailer: Config.literal("outbox", "resend")("HOOKGATE_MAILER").pipe(Config.withDefault("outbox" as const)),
   outbox: Config.string("HOOKGATE_OUTBOX").pipe(Config.withDefault(".hookgate/outbox")),
   from: Config.string("HOOKGATE_FROM").pipe(Config.withDefault("hookgate <orders@hookgate.localhost>")),

@@ -8,15 +8,20 @@ const isPostgresUrl = (url: Redacted.Redacted<string>) => /^postgres(ql)?:\/\//i
 
 /**
  * The store the settings select: Postgres when HOOKGATE_DATABASE_URL is a
- * `postgres://` URL (pool size HOOKGATE_DB_POOL_SIZE, statement timeout
- * HOOKGATE_DB_STATEMENT_TIMEOUT), otherwise the SQLite file HOOKGATE_DB.
+ * `postgres://` URL (HOOKGATE_DB_POOL_SIZE, HOOKGATE_DB_STATEMENT_TIMEOUT,
+ * HOOKGATE_DB_CONNECT_TIMEOUT), otherwise the SQLite file HOOKGATE_DB.
  */
 export const storeLayer = (config: GatewayConfig): Layer.Layer<SqlStoreServices, unknown> =>
   Option.match(config.databaseUrl, {
     onNone: () => SqliteStore.layer({ filename: config.db, busyTimeoutMs: Duration.toMillis(config.dbBusyTimeout) }),
     onSome: (url) =>
       isPostgresUrl(url)
-        ? PgStore.layer({ url, maxConnections: config.dbPoolSize, statementTimeout: config.dbStatementTimeout })
+        ? PgStore.layer({
+          url,
+          maxConnections: config.dbPoolSize,
+          statementTimeout: config.dbStatementTimeout,
+          connectTimeout: config.dbConnectTimeout
+        })
         : Layer.fail(ConfigError.InvalidData(["HOOKGATE_DATABASE_URL"], "must be a postgres:// URL (unset it to use SQLite)"))
   })
 

@@ -13,7 +13,10 @@ export interface PgStoreOptions {
   readonly maxConnections?: number
   /** Postgres cancels a statement that runs longer (default 5 seconds); the request answers 503. */
   readonly statementTimeout?: Duration.DurationInput
-  /** How long to wait for a connection, at start and from the pool (default 5 seconds). */
+  /**
+   * How long a statement waits for a connection: a new one to be opened, or a busy pool to
+   * free one (default 10 seconds). Past it the request answers 503 `unavailable`.
+   */
   readonly connectTimeout?: Duration.DurationInput
   /** Shown in `pg_stat_activity` (default `hookgate`). */
   readonly applicationName?: string
@@ -42,7 +45,7 @@ const acquirePool = (options: PgStoreOptions) =>
       const pool = new Pg.Pool({
         connectionString: Redacted.value(options.url),
         max: options.maxConnections ?? 10,
-        connectionTimeoutMillis: Duration.toMillis(options.connectTimeout ?? "5 seconds"),
+        connectionTimeoutMillis: Duration.toMillis(options.connectTimeout ?? "10 seconds"),
         statement_timeout: Duration.toMillis(options.statementTimeout ?? "5 seconds"),
         application_name: options.applicationName ?? "hookgate",
         types
@@ -113,7 +116,8 @@ export const layer = (
 
 /**
  * The settings from the environment: HOOKGATE_DATABASE_URL (redacted),
- * HOOKGATE_DB_POOL_SIZE (default 10), HOOKGATE_DB_STATEMENT_TIMEOUT (default 5 seconds).
+ * HOOKGATE_DB_POOL_SIZE (default 10), HOOKGATE_DB_STATEMENT_TIMEOUT (default 5 seconds),
+ * HOOKGATE_DB_CONNECT_TIMEOUT (default 10 seconds).
  */
 export const PgStoreConfig: Config.Config<PgStoreOptions> = Config.all({
   url: Config.redacted("HOOKGATE_DATABASE_URL"),
@@ -121,7 +125,8 @@ export const PgStoreConfig: Config.Config<PgStoreOptions> = Config.all({
     Config.validate({ message: "must be a positive number of connections", validation: (n) => n > 0 }),
     Config.withDefault(10)
   ),
-  statementTimeout: Config.duration("HOOKGATE_DB_STATEMENT_TIMEOUT").pipe(Config.withDefault(Duration.seconds(5)))
+  statementTimeout: Config.duration("HOOKGATE_DB_STATEMENT_TIMEOUT").pipe(Config.withDefault(Duration.seconds(5))),
+  connectTimeout: Config.duration("HOOKGATE_DB_CONNECT_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10)))
 })
 
 /** `layer` with its options read from `config` (default: `PgStoreConfig`, the environment). */
