@@ -1,7 +1,8 @@
 import type { BenchSuite } from "../lib.js"
 import { campaignsSuite } from "./campaigns.js"
 import { pipelineSuite } from "./pipeline.js"
+import { postgresSuite } from "./postgres.js"
 import { verifySuite } from "./verify.js"
 
 /** Every benchmark suite, in the order the table prints them. */
-export const suites: ReadonlyArray<BenchSuite> = [pipelineSuite, verifySuite, campaignsSuite]
+export const suites: ReadonlyArray<BenchSuite> = [pipelineSuite, verifySuite, campaignsSuite, postgresSuite]
