@@ -1,7 +1,7 @@
 import { startResendTestServer, type ResendTestServerShape } from "@hookgate/mailer-resend/testing"
 import { PgTestServer } from "@hookgate/store-pg/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { baseEnv, type GatewayProcess, startGateway, tempDir } from "./support/gateway-process.js"
+import { baseEnv, type GatewayProcess, runCli, startGateway, tempDir } from "./support/gateway-process.js"
 import { admin, creemBody, deliver, type Signed, signCreem, signStripe, stripeBody } from "./support/webhooks.js"
 
 /**
@@ -251,4 +251,22 @@ describe("several gateway processes on one Postgres", () => {
     await eventually(() => admin(live[0]!.url, "/admin/stats"), (s) => s.body.orders.pending === 0, 60)
     for (const r of results) expect(emailsFor(r.signed.orderKey)).toHaveLength(1)
   }, 180_000)
+
+  it("the hookgate commands work against the same Postgres; the URL's password is never shown", async () => {
+    expect(gateways[0]!.output()).toMatch(/database\s+127\.0\.0\.1:\d+\/gateway_\d+ \(Postgres\)/)
+    const live = alive()
+    const recent = await Promise.all([0, 1, 2].map((i) => sign(`cli-${i}`, i)))
+    for (const [i, signed] of recent.entries()) expect((await deliver(live[i % live.length]!.url, signed)).body.status).toBe("sent")
+    const sent = await runCli(env, ["orders", "list", "--status", "sent", "--limit", "3"])
+    expect(sent.code).toBe(0)
+    expect(sent.stdout.match(/(stripe|creem):\S+\s+sent/g)).toHaveLength(3)
+    const campaign = await runCli(env, ["campaigns", "status", "big"])
+    expect(campaign.stdout).toMatch(/big\s+completed\s+5000\s+5000\s/)
+
+    const secret = "pw-never-shown-9d2e"
+    const refused = await runCli({ ...env, HOOKGATE_DATABASE_URL: `postgres://hookgate:${secret}@127.0.0.1:1/orders` }, ["orders", "list"])
+    expect(refused.code).not.toBe(0)
+    expect(refused.stdout + refused.stderr).toContain("127.0.0.1:1/orders")
+    expect(refused.stdout + refused.stderr).not.toContain(secret)
+  }, 60_000)
 })
