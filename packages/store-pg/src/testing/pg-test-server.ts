@@ -19,6 +19,7 @@ export class PgTestServer {
   private child: ChildProcess | undefined
   private log: Array<string> = []
   private databases = 0
+  private maxConnections = 200
   private readonly onExit = () => this.killNow()
 
   private constructor(
@@ -97,8 +98,6 @@ export class PgTestServer {
     process.removeListener("exit", this.onExit)
     rmSync(this.dir, { recursive: true, force: true })
   }
-
-  private maxConnections = 200
 
   private async startServer(maxConnections: number) {
     this.maxConnections = maxConnections
