@@ -24,7 +24,7 @@ const CONCURRENCY = 16
 
 
 // Answers at once, as a bounded mailer (like Resend's, with its request timeout) declares.
-const instantMailer = Layer.succeed(Mailer, {
+export const instantMailer = Layer.succeed(Mailer, {
   name: "instant",
   honoursIdempotencyKeys: true,
   callTimeout: Duration.seconds(10),
@@ -41,7 +41,7 @@ const gatewayLayer = (filename: string) =>
     RetryPolicy.layer()
   )
 
-const signedRequests = (prefix: string, count: number) =>
+export const signedRequests = (prefix: string, count: number) =>
   Effect.runPromise(Effect.forEach(Array.from({ length: count }, (_, i) => i), (i) =>
     signTestRequest(TEST_SECRET, paidEvent(`evt_${prefix}${i}`, {
       orderId: `${prefix}${i}`,

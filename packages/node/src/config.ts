@@ -15,6 +15,17 @@ export const GatewayConfig = Config.all({
   db: Config.string("HOOKGATE_DB").pipe(Config.withDefault(".hookgate/hookgate.db")),
   /** How long a write waits for another process's lock before the store reports itself unavailable. */
   dbBusyTimeout: Config.duration("HOOKGATE_DB_BUSY_TIMEOUT").pipe(Config.withDefault("5 seconds" as const)),
+  /** `postgres://…` selects Postgres (several processes, one database); unset, the SQLite file HOOKGATE_DB. */
+  databaseUrl: Config.option(Config.redacted("HOOKGATE_DATABASE_URL")),
+  /** Postgres connections per process. */
+  dbPoolSize: Config.integer("HOOKGATE_DB_POOL_SIZE").pipe(
+    Config.validate({ message: "must be a positive number of connections", validation: (n) => n > 0 }),
+    Config.withDefault(10)
+  ),
+  /** Postgres cancels a statement that runs longer; the request answers 503 `unavailable`. */
+  dbStatementTimeout: Config.duration("HOOKGATE_DB_STATEMENT_TIMEOUT").pipe(Config.withDefault("5 seconds" as const)),
+  /** How long a Postgres statement waits for a connection (opened, or freed by a busy pool). */
+  dbConnectTimeout: Config.duration("HOOKGATE_DB_CONNECT_TIMEOUT").pipe(Config.withDefault("10 seconds" as const)),
   mailer: Config.literal("outbox", "resend")("HOOKGATE_MAILER").pipe(Config.withDefault("outbox" as const)),
   outbox: Config.string("HOOKGATE_OUTBOX").pipe(Config.withDefault(".hookgate/outbox")),
   from: Config.string("HOOKGATE_FROM").pipe(Config.withDefault("hookgate <orders@hookgate.localhost>")),

@@ -7,11 +7,11 @@ import { EmailAlerter, fanOut } from "@hookgate/alerters"
 import { Resend } from "@hookgate/mailer-resend"
 import { Creem } from "@hookgate/provider-creem"
 import { Stripe } from "@hookgate/provider-stripe"
-import { SqliteStore } from "@hookgate/store-sqlite"
-import { ConfigError, Duration, Effect, Layer, Option } from "effect"
+import { ConfigError, Effect, Layer, Option } from "effect"
 import type { GatewayConfig } from "./config.js"
 import { layerOutboxMailer } from "./mailer/outbox-mailer.js"
 import { layerDefaultRenderer } from "./renderer.js"
+import { describeDatabase, storeLayer } from "./store-layer.js"
 
 /** What a program embedding the gateway may replace. */
 export interface GatewayOverrides {
@@ -51,7 +51,7 @@ export const alerterLayer = (config: GatewayConfig): Layer.Layer<Alerter, never,
  */
 export const deliveryLayer = (config: GatewayConfig, overrides: GatewayOverrides = {}) =>
   Layer.mergeAll(
-    SqliteStore.layer({ filename: config.db, busyTimeoutMs: Duration.toMillis(config.dbBusyTimeout) }),
+    storeLayer(config),
     overrides.alerter ?? alerterLayer(config),
     overrides.renderer ?? layerDefaultRenderer(config.from),
     overrides.retryPolicy ?? RetryPolicy.layerConfig()
@@ -87,6 +87,6 @@ export const gatewayLayer = (config: GatewayConfig, overrides: GatewayOverrides 
 export const describeGateway = (config: GatewayConfig) =>
   Effect.succeed({
     providers: mountedProviders(config),
-    database: config.db,
+    database: describeDatabase(config),
     mailer: config.mailer === "outbox" ? `outbox (${config.outbox})` : "resend"
   })

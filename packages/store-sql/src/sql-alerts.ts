@@ -38,8 +38,9 @@ ON CONFLICT (alert_id) DO NOTHING RETURNING alert_id`.pipe(
  * the release that caps it: it stores the alert only if that very release
  * applied (the order carries the releasing token).
  */
+// The CAST: Postgres types a bare parameter in a SELECT list as text, not as the column's BIGINT.
 export const insertReleaseAlert = (sql: SqlClient.SqlClient, alert: Alert, key: string, token: string) =>
   sql`INSERT INTO hookgate_alerts (alert_id, kind, order_key, message, created_at)
-SELECT ${alert.id}, ${alert.kind}, ${alert.orderKey}, ${alert.message}, ${alert.createdAt}
+SELECT ${alert.id}, ${alert.kind}, ${alert.orderKey}, ${alert.message}, CAST(${alert.createdAt} AS BIGINT)
 WHERE EXISTS (SELECT 1 FROM hookgate_orders WHERE order_key = ${key} AND released_token = ${token})
 ON CONFLICT (alert_id) DO NOTHING`

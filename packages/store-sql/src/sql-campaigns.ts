@@ -126,7 +126,7 @@ GROUP BY batch_no HAVING SUM(CASE WHEN status = 'reserved' THEN 1 ELSE 0 END) = 
       Effect.gen(function*() {
         // Either the batch's own reserved rows whose lease is free or expired, or, for a slot
         // never used, the next `size` queued recipients; only while the campaign runs.
-        const rows = yield* sql`UPDATE hookgate_campaign_recipients SET
+        const update = sql`UPDATE hookgate_campaign_recipients SET
   status = 'reserved', batch_no = ${batch}, lease_token = ${token}, lease_expires_at = ${until},
   uncertain = CASE WHEN lease_token IS NULL THEN uncertain ELSE 1 END
 WHERE campaign_id = ${id}
@@ -143,6 +143,19 @@ WHERE campaign_id = ${id}
     WHERE NOT EXISTS (SELECT 1 FROM hookgate_campaign_recipients WHERE campaign_id = ${id} AND batch_no = ${batch})
   )
 RETURNING seq, email, vars, attempts, uncertain, solo`.values
+        const rows = yield* sql.onDialectOrElse({
+          // SQLite and D1 run one writer at a time. Postgres runs reservations side by side
+          // under READ COMMITTED, where two processes' UPDATEs could both pick the same
+          // unreserved rows from their snapshots (the row recheck after a lock wait does not
+          // re-run the subquery). A transaction-scoped advisory lock per campaign makes them
+          // take turns, and the UPDATE, a statement of its own, then sees the previous
+          // reservation committed.
+          pg: () =>
+            sql.withTransaction(
+              Effect.zipRight(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`hookgate_campaign:${id}`}, 0))`, update)
+            ),
+          orElse: () => update
+        })
         if (rows.length > 0) return { _tag: "Leased" as const, members: rows.map(decodeMember) }
         return yield* classify(id, batch, now)
       }).pipe(unavailable("campaign.reserve")),
@@ -185,7 +198,7 @@ UPDATE hookgate_campaign_recipients SET
   attempts = attempts + CASE WHEN r.o = 'sent' THEN 0 ELSE 1 END,
   message_id = COALESCE(r.m, hookgate_campaign_recipients.message_id),
   last_error = r.e,
-  sent_at = CASE WHEN r.o = 'sent' THEN ${now} ELSE NULL END,
+  sent_at = CASE WHEN r.o = 'sent' THEN CAST(${now} AS BIGINT) ELSE NULL END,
   uncertain = CASE WHEN r.u = 1 THEN 1 ELSE hookgate_campaign_recipients.uncertain END,
   solo = CASE WHEN r.l = 1 THEN 1 ELSE hookgate_campaign_recipients.solo END,
   lease_token = NULL, lease_expires_at = NULL

@@ -116,7 +116,8 @@ export const messageLedgerConformance = (name: string, makeLayer: () => Layer.La
       const handler = onceHandler({
         schema: Schema.Struct({ key: Schema.String }),
         key: (body) => body.key,
-        handle: () => Effect.zipRight(Ref.update(runs, (n) => n + 1), realPause(30)),
+        // Long enough for the other delivery's acquire to land while this one runs, on a loaded database server too.
+        handle: () => Effect.zipRight(Ref.update(runs, (n) => n + 1), realPause(300)),
         leaseFor: "1 minute"
       })
       const delivery = (id: string, body: unknown, attempts = 1): Delivery => ({ queue: "jobs", id, body, attempts })

@@ -106,7 +106,8 @@ const recordFailure = (leased: Leased, error: MailerError) =>
     const attempts = leased.order.attempts + 1
     const status = error._tag === "Rejected" ? "failed" : attempts >= policy.maxAttempts ? "capped" : "pending"
     const delay = Duration.max(yield* backoffDelay(policy, attempts), retryAfterOf(error))
-    const nextAttemptAt = now + Duration.toMillis(delay)
+    // Whole milliseconds: a jittered delay is fractional, and the stores keep BIGINT epoch ms.
+    const nextAttemptAt = now + Math.ceil(Duration.toMillis(delay))
     const alert = status === "pending" ? Option.none() : Option.some(makeAlert({
       id: `${status}:${key}:${leased.token}`,
       kind: status,

@@ -4,10 +4,10 @@ import { RetryPolicy } from "@hookgate/core"
 import { Alerter } from "@hookgate/core/alerts"
 import { CampaignQueue, Campaigns, type CampaignStatus } from "@hookgate/core/campaigns"
 import { Mailer, Rejected } from "@hookgate/core/mail"
-import { SqliteStore } from "@hookgate/store-sqlite"
-import { Console, Duration, Effect, Layer } from "effect"
+import { Console, Effect, Layer } from "effect"
 import { recipientsFromFile } from "../campaigns/recipients-file.js"
 import { GatewayConfig } from "../config.js"
+import { storeLayer } from "../store-layer.js"
 import { table } from "./print.js"
 
 /**
@@ -27,7 +27,7 @@ const cliCampaigns = Layer.unwrapEffect(Effect.map(GatewayConfig, (config) =>
       Alerter.layerLog(),
       RetryPolicy.layerConfig()
     )),
-    Layer.provide(SqliteStore.layer({ filename: config.db, busyTimeoutMs: Duration.toMillis(config.dbBusyTimeout) }))
+    Layer.provide(storeLayer(config))
   )))
 
 const withCampaigns = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, cliCampaigns)

@@ -20,7 +20,7 @@ const banner = (url: string, supplied: ReadonlyArray<string>) =>
     const lines = [
       `hookgate is listening on ${url}`,
       `  providers  ${about.providers.map((p) => `${p} (POST ${url}/webhooks/${p})`).join(", ")}`,
-      `  database   ${about.database} (SQLite)`,
+      `  database   ${about.database}`,
       `  mailer     ${about.mailer}`,
       `  admin      ${Option.isSome(config.adminToken) ? `${url}/admin/stats (Bearer token)` : "disabled (set HOOKGATE_ADMIN_TOKEN)"}`,
       `  metrics    ${url}/metrics`

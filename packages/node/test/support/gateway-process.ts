@@ -40,7 +40,11 @@ export const REPOSITORY_ROOT = fileURLToPath(new URL("../../../../", import.meta
 export type Launch = { readonly args: ReadonlyArray<string> } | { readonly npmStart: true }
 
 /** Starts the gateway and waits until it prints the address it listens on. */
-export const startGateway = async (env: Record<string, string>, launch: Launch = { args: ["serve"] }): Promise<GatewayProcess> => {
+export const startGateway = async (
+  env: Record<string, string>,
+  launch: Launch = { args: ["serve"] },
+  startTimeoutMs = 20_000
+): Promise<GatewayProcess> => {
   if (!existsSync(BUILT)) throw new Error("run `tsc -b` first (npm test does)")
   const viaNpm = "npmStart" in launch
   const child = spawn(viaNpm ? "npm" : process.execPath, viaNpm ? ["start"] : [BIN, ...launch.args], {
@@ -55,7 +59,7 @@ export const startGateway = async (env: Record<string, string>, launch: Launch =
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), 20_000)
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), startTimeoutMs)
     const check = () => {
       const match = /listening on (http:\/\/localhost:\d+)/.exec(output)
       if (match) {

@@ -1,0 +1,8 @@
+/**
+ * @hookgate/store-pg: hookgate's store on PostgreSQL through `@effect/sql-pg`,
+ * for several processes and machines sharing one database. One namespace:
+ * `PgStore.layer(options)`, `PgStore.layerConfig(config?)`, its errors.
+ */
+export * as PgStore from "./pg-store.js"
+/** Every store service the Postgres layer provides (orders, leases, alerts, message and campaign ledgers). */
+export type { SqlStoreServices } from "@hookgate/store-sql"

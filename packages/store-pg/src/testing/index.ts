@@ -1,0 +1,4 @@
+/**
+ * @hookgate/store-pg/testing: a throwaway PostgreSQL server for tests.
+ */
+export { PgTestServer } from "./pg-test-server.js"

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Lease, OrderStore } from "@hookgate/core"
+import { newOrder } from "@hookgate/core/conformance"
+import { PgStore } from "@hookgate/store-pg"
+import { Cause, Effect, Exit, Layer, Redacted } from "effect"
+import Pg from "pg"
+import { usePgServer } from "./support.js"
+
+const pg = usePgServer()
+const SECRET = "pw-never-shown-4f1c"
+
+describe("PgStore", () => {
+  it.effect("a server that cannot be reached fails the layer with PgConnectionError naming host, port and database, never the password", () =>
+    Effect.gen(function*() {
+      // Port 1: nothing listens there.
+      const url = Redacted.make(`postgres://hookgate:${SECRET}@127.0.0.1:1/orders`)
+      const exit = yield* Effect.exit(Effect.scoped(Layer.build(PgStore.layer({ url, connectTimeout: "2 seconds" }))))
+      expect(Exit.isFailure(exit)).toBe(true)
+      const error = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
+      expect(error).toMatchObject({ _tag: "PgConnectionError", target: "127.0.0.1:1/orders" })
+      const shown = [String(error), Exit.isFailure(exit) ? Cause.pretty(exit.cause) : "", JSON.stringify(error)].join("\n")
+      expect(shown).toContain("127.0.0.1:1/orders")
+      expect(shown).not.toContain(SECRET)
+    }))
+
+  it.effect("processes starting together on a fresh database migrate it once, without failing", () =>
+    Effect.gen(function*() {
+      const url = Redacted.make(yield* Effect.promise(() => pg.server().createDatabase("race")))
+      yield* Effect.all(
+        Array.from({ length: 6 }, () => Effect.scoped(Layer.build(PgStore.layer({ url, maxConnections: 2 })))),
+        { concurrency: "unbounded" }
+      )
+      const rows = yield* Effect.promise(async () => {
+        const client = new Pg.Client({ connectionString: Redacted.value(url) })
+        await client.connect()
+        try {
+          return (await client.query("SELECT migration_id FROM hookgate_migrations ORDER BY migration_id")).rows
+        } finally {
+          await client.end()
+        }
+      })
+      expect(rows.map((r) => r.migration_id)).toEqual([1, 2])
+    }))
+
+  it.effect("a statement that outlives the statement timeout is cancelled by Postgres and reported as StoreUnavailable", () =>
+    Effect.gen(function*() {
+      const url = yield* Effect.promise(() => pg.server().createDatabase("timeout"))
+      const T0 = 1_700_000_000_000
+      yield* Effect.gen(function*() {
+        const store = yield* OrderStore
+        const lease = yield* Lease
+        yield* store.put(yield* newOrder("slow"), { now: T0, until: T0 + 1_000 })
+        // Another connection holds the order's row lock, so the lease UPDATE waits on it.
+        const blocker = yield* Effect.acquireRelease(
+          Effect.promise(async () => {
+            const client = new Pg.Client({ connectionString: url })
+            await client.connect()
+            await client.query("BEGIN")
+            await client.query("SELECT order_key FROM hookgate_orders FOR UPDATE")
+            return client
+          }),
+          (client) => Effect.promise(() => client.query("ROLLBACK").then(() => client.end()))
+        )
+        const started = Date.now()
+        const error = yield* Effect.flip(lease.acquire("test:slow", { now: T0 + 5_000, until: T0 + 10_000, maxAttempts: 8, dueOnly: false }))
+        expect(error._tag).toBe("StoreUnavailable")
+        // StoreUnavailable ← SqlError ← Postgres's "canceling statement due to statement timeout" (57014).
+        expect(error.cause).toMatchObject({ _tag: "SqlError", cause: { code: "57014" } })
+        expect(Date.now() - started).toBeLessThan(5_000)
+        expect(blocker).toBeDefined()
+      }).pipe(Effect.scoped, Effect.provide(PgStore.layer({ url: Redacted.make(url), statementTimeout: "300 millis" })))
+    }))
+})
