@@ -2,7 +2,7 @@
  * @hookgate/node: the runnable gateway for Node. Embed it with `gatewayServer`,
  * or run the `hookgate` command.
  */
-export { DEV_SETTINGS, GatewayConfig } from "./config.js"
+export { DEV_SETTINGS, GatewayConfig } from "./config/gateway-config.js"
 export { deliveryLayer, gatewayLayer, type GatewayOverrides, mailerLayer, providersLayer } from "./gateway-layer.js"
 export { layerOutboxMailer, makeOutboxMailer } from "./mailer/outbox-mailer.js"
 export { layerDefaultRenderer } from "./renderer.js"

@@ -20,7 +20,8 @@ describe("crash safety", () => {
       HOOKGATE_MAILER: "resend",
       RESEND_API_KEY: resend.apiKey,
       RESEND_BASE_URL: resend.url,
-      HOOKGATE_LEASE: "6 seconds", // sends may take half of it (3 s) before they end Unknown
+      HOOKGATE_LEASE: "6 seconds", // longer than a send may take (RESEND_TIMEOUT plus a margin)
+      RESEND_TIMEOUT: "4 seconds",
       HOOKGATE_SWEEP_EVERY: "1 hour" // only the explicit sweep below
     }
     const gateways: Array<GatewayProcess> = []

@@ -116,7 +116,7 @@ const recordFailure = (leased: Leased, error: MailerError) =>
     const attempts = leased.order.attempts + 1
     const status = error._tag === "Rejected" ? "failed" : attempts >= policy.maxAttempts ? "capped" : "pending"
     const delay = Duration.max(yield* backoffDelay(policy, attempts), retryAfterOf(error))
-    const nextAttemptAt = now + Duration.toMillis(delay)
+    const nextAttemptAt = Math.round(now + Duration.toMillis(delay)) // integer epoch ms: jittered delays are fractional
     const alert = status === "pending" ? Option.none() : Option.some(makeAlert({
       id: `${status}:${key}:${leased.token}`,
       kind: status,

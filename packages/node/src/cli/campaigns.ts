@@ -4,8 +4,9 @@ import { Alerter, CampaignQueue, Campaigns, type CampaignStatus, Mailer, Rejecte
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { Console, Duration, Effect, Layer } from "effect"
 import { recipientsFromFile } from "../campaigns/recipients-file.js"
-import { GatewayConfig } from "../config.js"
+import { GatewayConfig } from "../config/gateway-config.js"
 import { table } from "./print.js"
+import { announce } from "./target.js"
 
 /**
  * The CLI changes a campaign's state in the database; the running gateway sends
@@ -22,12 +23,16 @@ const cliCampaigns = Layer.unwrapEffect(Effect.map(GatewayConfig, (config) =>
         send: () => Effect.fail(new Rejected({ mailer: "cli", detail: "the CLI does not send; the gateway does" }))
       }),
       Alerter.layerLog,
-      RetryPolicy.layerConfig
+      RetryPolicy.layer(config.retry)
     )),
     Layer.provide(SqliteStore.layer({ filename: config.db, busyTimeoutMs: Duration.toMillis(config.dbBusyTimeout) }))
   )))
 
-const withCampaigns = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, cliCampaigns)
+const withCampaigns = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(GatewayConfig, (config) => announce(config, "campaigns")).pipe(
+    Effect.zipRight(effect),
+    Effect.provide(cliCampaigns)
+  )
 
 const printStatus = (statuses: ReadonlyArray<CampaignStatus>) =>
   Console.log(
