@@ -43,8 +43,12 @@ describe("logs: one JSON object per line, nothing forged", () => {
       await fetch(`${gateway.url}/webhooks/${forged}`, { method: "POST", body: "{}" })
       await fetch(`${gateway.url}/nothing/${forged}`)
       resend.failNext(3, { status: 500, name: "internal_server_error", message: "scripted outage" })
-      const answer = await deliver(gateway.url, await signStripe(stripeBody("warn-log")))
+      const signed = await signStripe(stripeBody("warn-log"))
+      const answer = await deliver(gateway.url, signed)
       expect(answer.body.status).toBe("retry")
+      // Stored times are integer epoch milliseconds, the jittered next attempt included.
+      const { order } = (await admin(gateway.url, `/admin/orders/${encodeURIComponent(signed.orderKey)}`, {}, ADMIN_TOKEN)).body
+      for (const field of ["nextAttemptAt", "createdAt", "updatedAt"]) expect(Number.isInteger(order[field]), field).toBe(true)
 
       // /metrics behind its own token.
       expect((await fetch(`${gateway.url}/metrics`)).status).toBe(401)
