@@ -5,6 +5,7 @@
 export { DEV_SETTINGS, GatewayConfig } from "./config/gateway-config.js"
 export { deliveryLayer, gatewayLayer, type GatewayOverrides, mailerLayer, providersLayer } from "./gateway-layer.js"
 export { layerOutboxMailer, makeOutboxMailer } from "./mailer/outbox-mailer.js"
+export { outboxFileName } from "./mailer/outbox-file-name.js"
 export { layerDefaultRenderer } from "./renderer.js"
 export { gatewayRouter, gatewayServer, serverUrl } from "./server.js"
 export { adminRoutes, requireToken } from "./http/admin-routes.js"

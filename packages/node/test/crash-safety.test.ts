@@ -44,7 +44,7 @@ describe("crash safety", () => {
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, killedAt + 6500 - Date.now())))
       const report = await admin(second.url, "/admin/sweep", { method: "POST" })
       expect(report.status).toBe(200)
-      expect(report.body.sent).toBe(report.body.scanned)
+      expect(report.body.sent, JSON.stringify(report.body)).toBe(report.body.scanned)
       const sent = await admin(second.url, "/admin/orders?status=sent&limit=100")
       expect(sent.body.orders).toHaveLength(ORDERS)
       for (const signed of orders) {
