@@ -1,6 +1,6 @@
 import * as Creem from "@hookgate/provider-creem"
 import * as Stripe from "@hookgate/provider-stripe"
-import { LEASE_MARGIN, type RetryPolicyOptions, retryPolicyConfig, retryPolicyConfigError } from "@hookgate/core"
+import { LEASE_MARGIN, retryPolicyConfig, retryPolicyConfigError } from "@hookgate/core"
 import { Config, Duration, Either, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 
@@ -76,9 +76,6 @@ const leaseOutlastsMailer = (config: Config.Config.Success<typeof settings>) => 
 export const GatewayConfig = settings.pipe(Config.mapOrFail(leaseOutlastsMailer))
 
 export type GatewayConfig = Config.Config.Success<typeof GatewayConfig>
-
-/** The retry options the settings hold, for `RetryPolicy.layer`. */
-export const retryOptions = (config: GatewayConfig): RetryPolicyOptions => config.retry
 
 /**
  * Development settings `serve --dev` (npm start) and the demo supply when none
