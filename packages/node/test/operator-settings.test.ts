@@ -29,16 +29,17 @@ describe("settings are validated when the gateway is built", () => {
     noStackTrace(serve.stderr + serve.stdout)
   }, 120_000)
 
-  it("a lease that does not outlast the send timeout, or Resend's timeout, is refused", async () => {
+  it("a lease that does not outlast the send timeout, or Resend's timeout, is refused; Resend without its key too", async () => {
     const short = await runCli({ ...baseEnv(tempDir()), HOOKGATE_LEASE: "10 seconds", HOOKGATE_SEND_TIMEOUT: "10 seconds" }, ["config", "check"])
     expect(short.code).not.toBe(0)
     expect(short.stderr).toMatch(/HOOKGATE_LEASE: must exceed the send timeout \(10s\) by at least 1s/)
     const resend = await runCli(
-      { ...baseEnv(tempDir()), HOOKGATE_MAILER: "resend", RESEND_API_KEY: "re_test", HOOKGATE_LEASE: "5 seconds" },
+      { ...baseEnv(tempDir()), HOOKGATE_MAILER: "resend", HOOKGATE_LEASE: "5 seconds" },
       ["config", "check"]
     )
     expect(resend.code).not.toBe(0)
     expect(resend.stderr).toMatch(/HOOKGATE_LEASE: must exceed RESEND_TIMEOUT \(10s\)/)
+    expect(resend.stderr).toContain("RESEND_API_KEY: is not set")
   }, 120_000)
 
   it("`config check` prints the effective settings with every secret redacted", async () => {

@@ -20,7 +20,9 @@ export const effectiveSettings = (config: GatewayConfig): ReadonlyArray<readonly
   ["HOOKGATE_DB", config.db],
   ["HOOKGATE_DB_BUSY_TIMEOUT", Duration.format(config.dbBusyTimeout)],
   ["HOOKGATE_MAILER", describeMailer(config)],
-  ...(config.mailer === "resend" ? [["RESEND_TIMEOUT", Duration.format(config.resendTimeout)] as const] : []),
+  ...(config.mailer === "resend"
+    ? [["RESEND_API_KEY", secret(config.resendApiKey)] as const, ["RESEND_TIMEOUT", Duration.format(config.resendTimeout)] as const]
+    : []),
   ["HOOKGATE_FROM", config.from],
   ["HOOKGATE_OWNER_EMAIL", Option.getOrElse(config.ownerEmail, () => "-")],
   ["providers", mountedProviders(config).join(", ") || "none"],

@@ -1,7 +1,7 @@
 import * as Creem from "@hookgate/provider-creem"
 import * as Stripe from "@hookgate/provider-stripe"
 import { LEASE_MARGIN, retryPolicyConfig, retryPolicyConfigError } from "@hookgate/core"
-import { Config, Duration, Either, Redacted } from "effect"
+import { Config, Duration, Either, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 
 /**
@@ -38,6 +38,8 @@ const settings = Config.all({
   dbBusyTimeout: positiveDuration("HOOKGATE_DB_BUSY_TIMEOUT", "5 seconds"),
   mailer: Config.literal("outbox", "resend")("HOOKGATE_MAILER").pipe(Config.withDefault("outbox" as const)),
   outbox: Config.string("HOOKGATE_OUTBOX").pipe(Config.withDefault(".hookgate/outbox")),
+  /** Read by the Resend package; here so that `config check` reports it missing. */
+  resendApiKey: Config.option(Config.redacted("RESEND_API_KEY")),
   /** Resend's per-request timeout (its package reads it too): the lease must outlast it. */
   resendTimeout: Config.duration("RESEND_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10))),
   from: Config.string("HOOKGATE_FROM").pipe(Config.withDefault("hookgate <orders@hookgate.localhost>")),
@@ -61,19 +63,25 @@ const settings = Config.all({
   retry: retryPolicyConfig
 })
 
-/** The mailer's own timeout must fit in the lease too: a send cut short by the lease may be sent twice. */
-const leaseOutlastsMailer = (config: Config.Config.Success<typeof settings>) => {
+/**
+ * What the chosen mailer needs: Resend's key, and a lease its timeout fits in
+ * (a send still running when its lease ends may be sent twice).
+ */
+const mailerProblems = (config: Config.Config.Success<typeof settings>) => {
+  if (config.mailer !== "resend") return Either.right(config)
+  const problems: Array<{ setting: string; message: string }> = []
+  if (Option.isNone(config.resendApiKey)) problems.push({ setting: "RESEND_API_KEY", message: "is not set (needed with HOOKGATE_MAILER=resend)" })
   const lease = Duration.decode(config.retry.leaseFor ?? "5 minutes")
-  const needed = Duration.sum(config.resendTimeout, LEASE_MARGIN)
-  return config.mailer !== "resend" || Duration.greaterThanOrEqualTo(lease, needed)
-    ? Either.right(config)
-    : Either.left(retryPolicyConfigError([{
+  if (Duration.lessThan(lease, Duration.sum(config.resendTimeout, LEASE_MARGIN))) {
+    problems.push({
       setting: "HOOKGATE_LEASE",
       message: `must exceed RESEND_TIMEOUT (${Duration.format(config.resendTimeout)}) by at least ${Duration.format(LEASE_MARGIN)}`
-    }]))
+    })
+  }
+  return problems.length === 0 ? Either.right(config) : Either.left(retryPolicyConfigError(problems))
 }
 
-export const GatewayConfig = settings.pipe(Config.mapOrFail(leaseOutlastsMailer))
+export const GatewayConfig = settings.pipe(Config.mapOrFail(mailerProblems))
 
 export type GatewayConfig = Config.Config.Success<typeof GatewayConfig>
 
