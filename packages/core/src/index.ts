@@ -12,7 +12,16 @@ export * from "./orders/errors.js"
 export * from "./orders/order-store.js"
 export * from "./orders/lease.js"
 export * from "./orders/renderer.js"
-export { RetryPolicy, RetryPolicyConfig, type RetryPolicyOptions, type RetryPolicyShape } from "./orders/retry-policy.js"
+export {
+  LEASE_MARGIN,
+  RetryPolicy,
+  RetryPolicyConfig,
+  type RetryPolicyOptions,
+  type RetryPolicyProblem,
+  retryPolicyConfigError,
+  retryPolicyProblems,
+  type RetryPolicyShape
+} from "./orders/retry-policy.js"
 export { Outcome } from "./orders/outcome.js"
 export { receive } from "./orders/receive.js"
 export { deliver } from "./orders/deliver.js"

@@ -1,14 +1,15 @@
 import { FetchHttpClient } from "@effect/platform"
 import { type Renderer, RetryPolicy } from "@hookgate/core"
 import { Alerter } from "@hookgate/core/alerts"
-import { type Mailer } from "@hookgate/core/mail"
+import { Mailer } from "@hookgate/core/mail"
 import { mountWhenSet, Providers } from "@hookgate/core/providers"
 import { EmailAlerter, fanOut } from "@hookgate/alerters"
 import { Resend } from "@hookgate/mailer-resend"
 import { Creem } from "@hookgate/provider-creem"
 import { Stripe } from "@hookgate/provider-stripe"
 import { ConfigError, Effect, Layer, Option } from "effect"
-import type { GatewayConfig } from "./config.js"
+import type { GatewayConfig } from "./config/gateway-config.js"
+import { logFailedSends } from "./mailer/log-failed-sends.js"
 import { layerOutboxMailer } from "./mailer/outbox-mailer.js"
 import { layerDefaultRenderer } from "./renderer.js"
 import { describeDatabase, storeLayer } from "./store-layer.js"
@@ -26,6 +27,10 @@ export const mailerLayer = (config: GatewayConfig): Layer.Layer<Mailer, ConfigEr
   config.mailer === "outbox"
     ? layerOutboxMailer(config.outbox)
     : Resend.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
+
+/** The mailer, with each failed send logged at WARN (error class and message). */
+const loggedMailer = (mailer: Layer.Layer<Mailer, ConfigError.ConfigError>) =>
+  Layer.effect(Mailer, Effect.map(Mailer, logFailedSends)).pipe(Layer.provide(mailer))
 
 /**
  * Alerts are always logged; with HOOKGATE_OWNER_EMAIL they are also emailed to
@@ -54,8 +59,8 @@ export const deliveryLayer = (config: GatewayConfig, overrides: GatewayOverrides
     storeLayer(config),
     overrides.alerter ?? alerterLayer(config),
     overrides.renderer ?? layerDefaultRenderer(config.from),
-    overrides.retryPolicy ?? RetryPolicy.layerConfig()
-  ).pipe(Layer.provideMerge(overrides.mailer ?? mailerLayer(config)))
+    overrides.retryPolicy ?? RetryPolicy.layer(config.retry)
+  ).pipe(Layer.provideMerge(loggedMailer(overrides.mailer ?? mailerLayer(config))))
 
 /** The names of the providers that have a secret; only those are mounted. */
 export const mountedProviders = (config: GatewayConfig): ReadonlyArray<string> => [
@@ -84,9 +89,13 @@ export const providersLayer = (config: GatewayConfig): Layer.Layer<Providers, Co
 export const gatewayLayer = (config: GatewayConfig, overrides: GatewayOverrides = {}) =>
   Layer.merge(providersLayer(config), deliveryLayer(config, overrides))
 
+/** The mailer as the operator should read it: `outbox (<folder>)` or `resend (<base URL>)`. */
+export const describeMailer = (config: GatewayConfig) =>
+  config.mailer === "outbox" ? `outbox (${config.outbox}: files, nobody is emailed)` : "resend"
+
 export const describeGateway = (config: GatewayConfig) =>
   Effect.succeed({
     providers: mountedProviders(config),
     database: describeDatabase(config),
-    mailer: config.mailer === "outbox" ? `outbox (${config.outbox})` : "resend"
+    mailer: describeMailer(config)
   })

@@ -2,9 +2,10 @@
  * @hookgate/node: the runnable gateway for Node. Embed it with `gatewayServer`,
  * or run the `hookgate` command.
  */
-export { DEV_SETTINGS, GatewayConfig } from "./config.js"
+export { DEV_SETTINGS, GatewayConfig } from "./config/gateway-config.js"
 export { deliveryLayer, gatewayLayer, type GatewayOverrides, mailerLayer, providersLayer } from "./gateway-layer.js"
 export { layerOutboxMailer, makeOutboxMailer } from "./mailer/outbox-mailer.js"
+export { outboxFileName } from "./mailer/outbox-file-name.js"
 export { layerDefaultRenderer } from "./renderer.js"
 export { gatewayRouter, gatewayServer, serverUrl } from "./server.js"
 export { campaignWatcher, campaignWatcherLayer, gatewayCampaignsLayer } from "./campaigns/gateway-campaigns.js"

@@ -4,10 +4,11 @@ import { runSweeper } from "@hookgate/core"
 import { adminRoutes, webhookRoutes } from "@hookgate/core/http"
 import { Duration, Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
-import type { GatewayConfig } from "./config.js"
+import type { GatewayConfig } from "./config/gateway-config.js"
 import { gatewayLayer, type GatewayOverrides } from "./gateway-layer.js"
 import { campaignWatcherLayer, gatewayCampaignsLayer } from "./campaigns/gateway-campaigns.js"
 import { metricsRoute, PrometheusReader } from "./http/metrics.js"
+import { drainRefusedBody } from "./http/drain-refused-body.js"
 import { requestLog } from "./http/request-log.js"
 
 /** Every route of the gateway: webhooks and health, admin and campaigns (with a token), metrics. */
@@ -19,10 +20,10 @@ export const gatewayRouter = (config: GatewayConfig) =>
         webhookRoutes({ maxBodyBytes: config.maxBodyBytes }),
         adminRoutes({ token, campaigns: {} })
       )
-  }).pipe(HttpRouter.concat(metricsRoute))
+  }).pipe(HttpRouter.concat(metricsRoute(config.metricsToken)))
 
 /**
- * The HTTP server on `config.port` (0 picks a free port) with the sweep running
+ * The HTTP server on `config.host`:`config.port` (0 picks a free port) with the sweep running
  * on its Schedule in the same process. Closing the layer's scope shuts down
  * gracefully: no new connections, in-flight requests get `shutdownGrace` to
  * finish, then connections are cut, the sweeper stops and the database closes.
@@ -41,9 +42,9 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
   const sweeper = Layer.scopedDiscard(Effect.forkScoped(runSweeper()))
   // Campaign batches go through the in-process queue; the watcher sends open batches when it is idle.
   const campaigns = campaignWatcherLayer(config.campaignPoll).pipe(Layer.provideMerge(gatewayCampaignsLayer))
-  return HttpServer.serve(gatewayRouter(config), requestLog).pipe(
+  return HttpServer.serve(gatewayRouter(config), (app) => requestLog(drainRefusedBody(app))).pipe(
     Layer.provideMerge(graceful),
-    Layer.provideMerge(NodeHttpServer.layer(() => server, { port: config.port })),
+    Layer.provideMerge(NodeHttpServer.layer(() => server, { port: config.port, ...Option.match(config.host, { onNone: () => ({}), onSome: (host) => ({ host }) }) })),
     Layer.provideMerge(sweeper),
     Layer.provideMerge(campaigns),
     Layer.provideMerge(PrometheusReader.layer()),
@@ -51,6 +52,10 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
   )
 }
 
-/** The base URL of a running server. */
-export const serverUrl = Effect.map(HttpServer.HttpServer, (server) =>
-  server.address._tag === "TcpAddress" ? `http://localhost:${server.address.port}` : "unix socket")
+/** The base URL of a running server: `localhost` when it listens on every interface, else its address. */
+export const serverUrl = Effect.map(HttpServer.HttpServer, (server) => {
+  if (server.address._tag !== "TcpAddress") return "unix socket"
+  const { hostname, port } = server.address
+  const any = hostname === "::" || hostname === "0.0.0.0"
+  return `http://${any ? "localhost" : hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`
+})

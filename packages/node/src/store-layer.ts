@@ -2,7 +2,7 @@ import { PgStore } from "@hookgate/store-pg"
 import type { SqlStoreServices } from "@hookgate/store-sql"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { ConfigError, Duration, Layer, Option, Redacted } from "effect"
-import type { GatewayConfig } from "./config.js"
+import type { GatewayConfig } from "./config/gateway-config.js"
 
 const isPostgresUrl = (url: Redacted.Redacted<string>) => /^postgres(ql)?:\/\//i.test(Redacted.value(url))
 

@@ -2,13 +2,14 @@ import { readdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { ADMIN_TOKEN, baseEnv, runCli, startGateway, tempDir } from "./support/gateway-process.js"
+import { outboxFileName } from "@hookgate/node"
 import { admin } from "./support/webhooks.js"
 
 const template = { from: "Shop <news@shop.example>", subject: "Hello {{name}}", text: "Dear {{name}}, the sale starts today." }
 
 /** The campaign emails in the outbox: one `.eml` per key (a second send under one key would add `~2.eml`). */
 const campaignEmails = (outbox: string, id: string) =>
-  readdirSync(outbox).filter((file) => file.startsWith(`hookgate_campaign_${id}_`))
+  readdirSync(outbox).filter((file) => file.startsWith(outboxFileName(`hookgate/campaign/${id}/`)))
 
 const eventually = async <A>(read: () => Promise<A>, check: (a: A) => boolean): Promise<A> => {
   for (let i = 0; i < 300; i++) {
@@ -105,7 +106,7 @@ describe("campaigns in the gateway", () => {
     } finally {
       await gateway.stop()
     }
-    const one = readdirSync(env.HOOKGATE_OUTBOX!).find((f) => f.includes("buyer7_example.com"))!
+    const one = readdirSync(env.HOOKGATE_OUTBOX!).find((f) => f.includes(outboxFileName("buyer7@example.com")))!
     expect(one).toBeDefined()
     expect(ADMIN_TOKEN).toBeTruthy()
   }, 90_000)

@@ -20,7 +20,8 @@ describe("crash safety", () => {
       HOOKGATE_MAILER: "resend",
       RESEND_API_KEY: resend.apiKey,
       RESEND_BASE_URL: resend.url,
-      HOOKGATE_LEASE: "6 seconds", // sends may take half of it (3 s) before they end Unknown
+      HOOKGATE_LEASE: "6 seconds", // longer than a send may take (RESEND_TIMEOUT plus a margin)
+      RESEND_TIMEOUT: "4 seconds",
       HOOKGATE_SWEEP_EVERY: "1 hour" // only the explicit sweep below
     }
     const gateways: Array<GatewayProcess> = []
@@ -43,7 +44,7 @@ describe("crash safety", () => {
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, killedAt + 6500 - Date.now())))
       const report = await admin(second.url, "/admin/sweep", { method: "POST" })
       expect(report.status).toBe(200)
-      expect(report.body.sent).toBe(report.body.scanned)
+      expect(report.body.sent, JSON.stringify(report.body)).toBe(report.body.scanned)
       const sent = await admin(second.url, "/admin/orders?status=sent&limit=100")
       expect(sent.body.orders).toHaveLength(ORDERS)
       for (const signed of orders) {

@@ -16,12 +16,12 @@ const email = new OutgoingEmail({
 })
 
 describe("the outbox mailer", () => {
-  it.effect("writes a parseable .eml named after the idempotency key", () =>
+  it.effect("writes a parseable .eml named after the idempotency key (escaped: `_` and the hex of each other character)", () =>
     Effect.gen(function*() {
       const dir = tempDir()
       const receipt = yield* makeOutboxMailer(dir).send(email, { idempotencyKey: "hookgate/order/stripe:cs_1" })
-      expect(readdirSync(dir)).toEqual(["hookgate_order_stripe_cs_1.eml"])
-      expect(receipt.messageId).toBe(join(dir, "hookgate_order_stripe_cs_1.eml"))
+      expect(readdirSync(dir)).toEqual(["hookgate_2forder_2fstripe_3acs_5f1.eml"])
+      expect(receipt.messageId).toBe(join(dir, "hookgate_2forder_2fstripe_3acs_5f1.eml"))
       const parsed = yield* Effect.promise(() => PostalMime.parse(readFileSync(receipt.messageId)))
       expect(parsed.subject).toBe("Your licence: Pro ✓")
       expect(parsed.to?.[0]?.address).toBe("buyer@example.com")
@@ -37,6 +37,6 @@ describe("the outbox mailer", () => {
       expect(mailer.honoursIdempotencyKeys).toBe(false)
       yield* mailer.send(email, { idempotencyKey: "hookgate/order/creem:ord_1" })
       yield* mailer.send(email, { idempotencyKey: "hookgate/order/creem:ord_1" })
-      expect(readdirSync(dir).sort()).toEqual(["hookgate_order_creem_ord_1.eml", "hookgate_order_creem_ord_1~2.eml"])
+      expect(readdirSync(dir).sort()).toEqual(["hookgate_2forder_2fcreem_3aord_5f1.eml", "hookgate_2forder_2fcreem_3aord_5f1~2.eml"])
     }))
 })

@@ -3,6 +3,7 @@ import { readdirSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { REPOSITORY_ROOT, runCli, startGateway, tempDir } from "./support/gateway-process.js"
+import { admin } from "./support/webhooks.js"
 
 describe("the README quick start", () => {
   it("`npm start` prints a send-test line that works when pasted into a second terminal", async () => {
@@ -14,7 +15,13 @@ describe("the README quick start", () => {
     try {
       const output = gateway.output()
       expect(output).toContain("Development settings")
-      expect(output).toContain("HOOKGATE_ADMIN_TOKEN=")
+      // Listening on loopback only, with an admin token nobody else knows, printed once at start.
+      expect(gateway.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(output).not.toContain("dev-admin-token")
+      const token = /HOOKGATE_ADMIN_TOKEN=(\S+)/.exec(output)?.[1] ?? ""
+      expect(token.length).toBeGreaterThanOrEqual(24)
+      expect((await admin(gateway.url, "/admin/stats", {}, token)).status).toBe(200)
+      expect((await admin(gateway.url, "/admin/stats", {}, "dev-admin-token")).status).toBe(401)
       const line = /^\s+(STRIPE_WEBHOOK_SECRET=\S+ PORT=\d+) npx hookgate (send-test .*)$/m.exec(output)
       expect(line, output).not.toBeNull()
       const env = Object.fromEntries(line![1]!.split(" ").map((pair) => pair.split("=") as [string, string]))
@@ -25,7 +32,7 @@ describe("the README quick start", () => {
     } finally {
       await gateway.stop()
     }
-  }, 30_000)
+  }, 120_000)
 
   it("`npx hookgate` resolves to the gateway's command from the repository root", async () => {
     const help = await new Promise<string>((resolve) => {

@@ -1,34 +1,36 @@
 import type { MigrationError } from "@effect/sql/Migrator"
-import * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { SqliteClient } from "@effect/sql-sqlite-node"
 import { SqlStore } from "@hookgate/store-sql"
-import { Config, type ConfigError, Effect, Layer } from "effect"
+import { Config, type ConfigError, Duration, Effect, Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
+import { layerBusyRetryingClient } from "./busy-retry.js"
 
 /** Where the database lives and how long a writer waits. */
 export interface SqliteStoreOptions {
   /** A file path, or `:memory:`. The file's folder is created when missing. */
   readonly filename: string
-  /** How long a writer waits for another process's write lock (default 5000 ms). */
+  /**
+   * How long a statement waits in all for another process's write lock before
+   * it fails (and the store reports itself unavailable); default 5000 ms. The
+   * wait is an Effect Schedule: it never blocks the event loop for more than a few ms.
+   */
   readonly busyTimeoutMs?: number
 }
 
 /**
  * The SQLite client hookgate wants: WAL (readers never block the writer, and
- * two processes may share the file) and a busy timeout so a second process
- * waits for the write lock instead of failing at once. Migrations run on start.
+ * two processes may share the file), and a second process's write lock waited
+ * for without blocking the event loop (see `layerBusyRetryingClient`).
+ * Migrations run on start.
  */
 export const layerClient = (options: SqliteStoreOptions) =>
-  Layer.effectDiscard(
-    Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      Effect.zipRight(sql.unsafe(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`), SqlStore.migrate))
-  ).pipe(
+  Layer.effectDiscard(SqlStore.migrate).pipe(
     Layer.provideMerge(
       Layer.unwrapEffect(Effect.sync(() => {
         if (options.filename !== ":memory:") mkdirSync(dirname(options.filename), { recursive: true })
-        return SqliteClient.layer({ filename: options.filename })
+        return layerBusyRetryingClient({ filename: options.filename, busyBudget: Duration.millis(options.busyTimeoutMs ?? 5000) })
       }))
     )
   )

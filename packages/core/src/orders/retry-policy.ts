@@ -1,4 +1,4 @@
-import { Chunk, Config, type ConfigError, Context, Duration, Effect, Layer, Schedule } from "effect"
+import { Chunk, Config, ConfigError, Context, Duration, Effect, Either, Layer, Option, Schedule } from "effect"
 import type { MailerError } from "../mail/errors.js"
 
 /** The schedules and limits every sender follows (orders, queue consumers, campaigns). */
@@ -61,20 +61,96 @@ export const makeRetryPolicy = (options: RetryPolicyOptions = {}): RetryPolicySh
   }
 }
 
+/** What a send may take beyond its timeout before its lease must still hold: the result's write. */
+export const LEASE_MARGIN = Duration.seconds(1)
+
+/** One problem with retry settings: the setting (an option name, or the variable it was read from) and what is wrong. */
+export interface RetryPolicyProblem {
+  readonly setting: string
+  readonly message: string
+}
+
 /**
- * Reads `HOOKGATE_MAX_ATTEMPTS` (8), `HOOKGATE_LEASE` (5 minutes), `HOOKGATE_SWEEP_EVERY`
- * (10 minutes) and `HOOKGATE_RETRY_BACKOFF` (1 minute: the first durable delay, tripled
+ * Every problem with these options, empty when they are usable: durations that
+ * must be positive (lease, sweep cadence, send timeout) or not negative (backoff
+ * and in-request delays), and an attempt cap below 1. With `requireLeaseMargin`
+ * (the settings do), the lease must also exceed the send timeout by
+ * `LEASE_MARGIN`, or a send still running when its lease ends lets a second
+ * sender send too. `layer(options)` leaves that one out: tests of a lease taken
+ * over mid-send need it.
+ */
+export const retryPolicyProblems = (
+  options: RetryPolicyOptions,
+  check: { readonly requireLeaseMargin?: boolean; readonly names?: Partial<Record<keyof RetryPolicyOptions, string>> } = {}
+): ReadonlyArray<RetryPolicyProblem> => {
+  const problems: Array<RetryPolicyProblem> = []
+  const name = (option: keyof RetryPolicyOptions) => check.names?.[option] ?? option
+  const durationOf = (option: keyof RetryPolicyOptions, mustBe: "positive" | "not negative") => {
+    const input = options[option] as Duration.DurationInput | undefined
+    if (input === undefined) return undefined
+    const duration = Option.filter(
+      Duration.decodeUnknown(input),
+      (d) => Duration.isFinite(d) && (mustBe === "not negative" || Duration.greaterThan(d, Duration.zero))
+    )
+    if (Option.isNone(duration)) {
+      problems.push({ setting: name(option), message: `must be a ${mustBe === "positive" ? "positive" : "non-negative"} duration, e.g. "5 minutes"` })
+    }
+    return Option.getOrUndefined(duration)
+  }
+  if (options.maxAttempts !== undefined && !(Number.isInteger(options.maxAttempts) && options.maxAttempts >= 1)) {
+    problems.push({ setting: name("maxAttempts"), message: "must be a whole number, at least 1" })
+  }
+  const leaseFor = durationOf("leaseFor", "positive")
+  durationOf("sweepEvery", "positive")
+  const sendTimeout = durationOf("sendTimeout", "positive")
+  durationOf("backoffBase", "not negative")
+  durationOf("maxBackoff", "not negative")
+  durationOf("inRequestBase", "not negative")
+  if (check.requireLeaseMargin === true && leaseFor !== undefined) {
+    const timeout = sendTimeout ?? (options.sendTimeout === undefined ? Duration.times(leaseFor, 0.5) : undefined)
+    if (timeout !== undefined && Duration.lessThan(leaseFor, Duration.sum(timeout, LEASE_MARGIN))) {
+      problems.push({
+        setting: name("leaseFor"),
+        message: `must exceed the send timeout (${Duration.format(timeout)}) by at least ${Duration.format(LEASE_MARGIN)}, ` +
+          "or a second sender may send while the first is still sending"
+      })
+    }
+  }
+  return problems
+}
+
+/** The problems as one `ConfigError`: one `InvalidData` per problem, each naming its setting. */
+export const retryPolicyConfigError = (problems: ReadonlyArray<RetryPolicyProblem>): ConfigError.ConfigError =>
+  problems.map((p) => ConfigError.InvalidData([p.setting], p.message)).reduce((all, next) => ConfigError.And(all, next))
+
+/**
+ * The retry settings, validated with one problem per setting: `HOOKGATE_MAX_ATTEMPTS` (8),
+ * `HOOKGATE_LEASE` (5 minutes), `HOOKGATE_SWEEP_EVERY` (10 minutes), `HOOKGATE_SEND_TIMEOUT`
+ * (half the lease) and `HOOKGATE_RETRY_BACKOFF` (1 minute: the first durable delay, tripled
  * after each further failure).
  */
 export const RetryPolicyConfig: Config.Config<RetryPolicyOptions> = Config.all({
-  maxAttempts: Config.integer("HOOKGATE_MAX_ATTEMPTS").pipe(
-    Config.validate({ message: "must be at least 1", validation: (n) => n >= 1 }),
-    Config.withDefault(8)
-  ),
+  maxAttempts: Config.integer("HOOKGATE_MAX_ATTEMPTS").pipe(Config.withDefault(8)),
   leaseFor: Config.duration("HOOKGATE_LEASE").pipe(Config.withDefault(Duration.minutes(5))),
   sweepEvery: Config.duration("HOOKGATE_SWEEP_EVERY").pipe(Config.withDefault(Duration.minutes(10))),
+  sendTimeout: Config.option(Config.duration("HOOKGATE_SEND_TIMEOUT")),
   backoffBase: Config.duration("HOOKGATE_RETRY_BACKOFF").pipe(Config.withDefault(Duration.minutes(1)))
-})
+}).pipe(
+  Config.mapOrFail(({ sendTimeout, ...rest }) => {
+    const options: RetryPolicyOptions = sendTimeout._tag === "Some" ? { ...rest, sendTimeout: sendTimeout.value } : rest
+    const problems = retryPolicyProblems(options, {
+      requireLeaseMargin: true,
+      names: {
+        maxAttempts: "HOOKGATE_MAX_ATTEMPTS",
+        leaseFor: "HOOKGATE_LEASE",
+        sweepEvery: "HOOKGATE_SWEEP_EVERY",
+        sendTimeout: "HOOKGATE_SEND_TIMEOUT",
+        backoffBase: "HOOKGATE_RETRY_BACKOFF"
+      }
+    })
+    return problems.length === 0 ? Either.right(options) : Either.left(retryPolicyConfigError(problems))
+  })
+)
 
 /** How senders retry, back off, cap, lease and sweep: `Schedule`s, so tests drive them with `TestClock`. */
 export class RetryPolicy extends Context.Tag("@hookgate/core/RetryPolicy")<RetryPolicy, RetryPolicyShape>() {
@@ -83,12 +159,18 @@ export class RetryPolicy extends Context.Tag("@hookgate/core/RetryPolicy")<Retry
     return Effect.succeed(makeRetryPolicy(options))
   }
 
-  /** The policy as a layer; `RetryPolicy.layer()` is the defaults. */
+  /**
+   * The policy as a layer; `RetryPolicy.layer()` is the defaults. Dies, naming every
+   * problem, when an option is out of range (see `retryPolicyProblems`).
+   */
   static layer(options: RetryPolicyOptions = {}): Layer.Layer<RetryPolicy> {
-    return Layer.succeed(RetryPolicy, makeRetryPolicy(options))
+    const problems = retryPolicyProblems(options)
+    return problems.length > 0
+      ? Layer.die(new Error(`invalid RetryPolicy options: ${problems.map((p) => `${p.setting} ${p.message}`).join("; ")}`))
+      : Layer.succeed(RetryPolicy, makeRetryPolicy(options))
   }
 
-  /** The policy from Config (`RetryPolicyConfig` by default: `HOOKGATE_MAX_ATTEMPTS`, `HOOKGATE_LEASE`, `HOOKGATE_SWEEP_EVERY`, `HOOKGATE_RETRY_BACKOFF`). */
+  /** The policy from Config (`RetryPolicyConfig` by default, validated: one `InvalidData` per problem). */
   static layerConfig(
     config: Config.Config<RetryPolicyOptions> = RetryPolicyConfig
   ): Layer.Layer<RetryPolicy, ConfigError.ConfigError> {

@@ -5,7 +5,7 @@ import { withStore } from "./context.js"
 import { printAlerts } from "./print.js"
 
 const list = Command.make("list", { limit: Options.integer("limit").pipe(Options.withDefault(50)) }, ({ limit }) =>
-  withStore(Effect.flatMap(AlertStore, (store) => store.list({ limit }))).pipe(Effect.flatMap(printAlerts))
+  withStore("alerts list")(Effect.flatMap(AlertStore, (store) => store.list({ limit }))).pipe(Effect.flatMap(printAlerts))
 ).pipe(Command.withDescription("list stored alerts, newest first, with their delivery outcome"))
 
 export const alertsCommand = Command.make("alerts").pipe(

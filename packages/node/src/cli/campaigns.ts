@@ -6,9 +6,10 @@ import { CampaignQueue, Campaigns, type CampaignStatus } from "@hookgate/core/ca
 import { Mailer, Rejected } from "@hookgate/core/mail"
 import { Console, Effect, Layer } from "effect"
 import { recipientsFromFile } from "../campaigns/recipients-file.js"
-import { GatewayConfig } from "../config.js"
+import { GatewayConfig } from "../config/gateway-config.js"
 import { storeLayer } from "../store-layer.js"
 import { table } from "./print.js"
+import { announce } from "./target.js"
 
 /**
  * The CLI changes a campaign's state in the database; the running gateway sends
@@ -25,12 +26,16 @@ const cliCampaigns = Layer.unwrapEffect(Effect.map(GatewayConfig, (config) =>
         send: () => Effect.fail(new Rejected({ mailer: "cli", detail: "the CLI does not send; the gateway does" }))
       }),
       Alerter.layerLog(),
-      RetryPolicy.layerConfig()
+      RetryPolicy.layer(config.retry)
     )),
     Layer.provide(storeLayer(config))
   )))
 
-const withCampaigns = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, cliCampaigns)
+const withCampaigns = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(GatewayConfig, (config) => announce(config, "campaigns")).pipe(
+    Effect.zipRight(effect),
+    Effect.provide(cliCampaigns)
+  )
 
 const printStatus = (statuses: ReadonlyArray<CampaignStatus>) =>
   Console.log(

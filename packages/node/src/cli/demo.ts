@@ -6,7 +6,7 @@ import { ConfigProvider, Console, Duration, Effect, Layer, Logger, LogLevel, Red
 import { mkdtemp, readdir } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { DEV_SETTINGS, GatewayConfig } from "../config.js"
+import { DEV_SETTINGS, GatewayConfig } from "../config/gateway-config.js"
 import { makeOutboxMailer } from "../mailer/outbox-mailer.js"
 import { gatewayServer, serverUrl } from "../server.js"
 import { table } from "./print.js"
@@ -96,5 +96,5 @@ export const demoCommand = Command.make("demo", {}, () =>
       }
       yield* Console.log(`\none email per order. Inspect with: HOOKGATE_DB=${settings.HOOKGATE_DB} npx hookgate orders list`)
     }))
-  }).pipe(Logger.withMinimumLogLevel(LogLevel.Warning))
+  }).pipe(Logger.withMinimumLogLevel(LogLevel.Error)) // the demo fails one send on purpose: no WARN line for it
 ).pipe(Command.withDescription("run a gateway on a temporary database and show deduplication and recovery"))

@@ -1,6 +1,7 @@
 import { Command } from "@effect/cli"
 import { alertsCommand } from "./alerts.js"
 import { campaignsCommand } from "./campaigns.js"
+import { configCommand } from "./config-check.js"
 import { demoCommand } from "./demo.js"
 import { ordersCommand } from "./orders.js"
 import { sendTestCommand } from "./send-test.js"
@@ -16,6 +17,7 @@ export const hookgate = Command.make("hookgate").pipe(
     alertsCommand,
     campaignsCommand,
     sendTestCommand,
+    configCommand,
     demoCommand
   ])
 )

@@ -1,10 +1,10 @@
 import { Args, Command, Options } from "@effect/cli"
 import { OrderStore } from "@hookgate/core"
-import { Clock, Console, Data, Effect, Option } from "effect"
+import { Clock, Console, Duration, Effect, Option } from "effect"
+import { GatewayConfig } from "../config/gateway-config.js"
 import { withStore } from "./context.js"
 import { describeAttempts, printOrders } from "./print.js"
-
-export class OperatorRefusal extends Data.TaggedError("OperatorRefusal")<{ readonly message: string }> {}
+import { OperatorRefusal } from "./refusal.js"
 
 const key = Args.text({ name: "key" }).pipe(Args.withDescription("the order key, e.g. stripe:cs_test_…"))
 
@@ -15,12 +15,12 @@ const list = Command.make(
     limit: Options.integer("limit").pipe(Options.withDefault(50))
   },
   ({ limit, status }) =>
-    withStore(Effect.flatMap(OrderStore, (store) => store.list({ limit, status: Option.getOrUndefined(status) })))
+    withStore("orders list")(Effect.flatMap(OrderStore, (store) => store.list({ limit, status: Option.getOrUndefined(status) })))
       .pipe(Effect.flatMap(printOrders))
 ).pipe(Command.withDescription("list orders, newest first"))
 
 const show = Command.make("show", { key }, ({ key }) =>
-  withStore(Effect.gen(function*() {
+  withStore("orders show")(Effect.gen(function*() {
     const store = yield* OrderStore
     const order = yield* store.get(key)
     if (Option.isNone(order)) return yield* new OperatorRefusal({ message: `no order ${key}` })
@@ -32,7 +32,7 @@ const retry = Command.make(
   "retry",
   { key, confirm: Options.boolean("confirm").pipe(Options.withDescription("really put the order back in the queue")) },
   ({ confirm, key }) =>
-    withStore(Effect.gen(function*() {
+    withStore("orders retry")(Effect.gen(function*() {
       const store = yield* OrderStore
       const order = yield* store.get(key)
       if (Option.isNone(order)) return yield* new OperatorRefusal({ message: `no order ${key}` })
@@ -44,7 +44,12 @@ const retry = Command.make(
       if (Option.isNone(requeued)) {
         return yield* new OperatorRefusal({ message: `not retried: only capped or failed orders can be retried (this one is ${order.value.status})` })
       }
-      yield* Console.log(`requeued ${key}: the next sweep sends it (or run \`hookgate sweep\`)`)
+      const sweepEvery = Duration.format(Duration.decode((yield* GatewayConfig).retry.sweepEvery ?? "10 minutes"))
+      // Requeuing sends nothing: the running gateway sends it, through the mailer it serves with.
+      yield* Console.log(
+        `requeued ${key}: the running gateway sends it at its next sweep (every ${sweepEvery}); ` +
+          "`hookgate sweep` asks it to sweep now"
+      )
     }))
 ).pipe(Command.withDescription("put a capped or failed order back in the queue (needs --confirm)"))
 

@@ -2,6 +2,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Config, Console, Effect, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
+import { gatewayUrl } from "./gateway-client.js"
 import { table } from "./print.js"
 import { type ProviderName, signedPayingEvent, type SignedEvent } from "./sample-events.js"
 
@@ -42,15 +43,19 @@ export const sendTestCommand = Command.make(
   "send-test",
   {
     provider: Args.choice([["stripe", "stripe" as const], ["creem", "creem" as const]], { name: "provider" }),
-    url: Options.text("url").pipe(Options.optional, Options.withDescription("the gateway (default http://localhost:$PORT)")),
+    url: Options.text("url").pipe(Options.optional, Options.withDescription("the gateway (default HOOKGATE_URL, else http://$HOST:$PORT with HOST 127.0.0.1 when unset)")),
     replays: Options.integer("replays").pipe(Options.withDefault(0), Options.withDescription("send the same signed event this many more times")),
     concurrency: Options.integer("concurrency").pipe(Options.withDefault(1), Options.withDescription("requests in flight at once")),
     email: Options.text("email").pipe(Options.withDefault("buyer@example.com"))
   },
   ({ concurrency, email, provider, replays, url }) =>
     Effect.gen(function*() {
-      const port = yield* Config.port("PORT").pipe(Config.withDefault(8787))
-      const base = Option.getOrElse(url, () => `http://localhost:${port}`)
+      const config = yield* Config.all({
+        port: Config.port("PORT").pipe(Config.withDefault(8787)),
+        host: Config.option(Config.string("HOST")),
+        url: Config.option(Config.string("HOOKGATE_URL"))
+      })
+      const base = gatewayUrl({ port: config.port, host: config.host }, Option.orElse(url, () => config.url))
       // The first secret of the configured list: the one the gateway checks first.
       const secrets = yield* Config.redacted(secretName(provider))
       const secret = Redacted.make(Redacted.value(secrets).split(",")[0]!.trim())

@@ -1,16 +1,15 @@
 import { Command, Options } from "@effect/cli"
-import { ConfigProvider, Console, Effect, Layer, Logger, Option } from "effect"
-import { DEV_SETTINGS, GatewayConfig } from "../config.js"
+import { HttpServerError } from "@effect/platform"
+import { Config, Console, Effect, Layer, Option } from "effect"
+import { DEV_SETTINGS, GatewayConfig } from "../config/gateway-config.js"
+import { settingsProvider, SettingsSource } from "../config/source.js"
 import { describeGateway } from "../gateway-layer.js"
 import { gatewayServer, serverUrl } from "../server.js"
+import { OperatorRefusal } from "./refusal.js"
+import { announce } from "./target.js"
 
 const dev = Options.boolean("dev").pipe(
-  Options.withDescription("supply development secrets and an admin token where none are set (npm start)")
-)
-
-/** The environment, with the development settings underneath it when `--dev` is given. */
-export const devConfigProvider = ConfigProvider.fromEnv().pipe(
-  ConfigProvider.orElse(() => ConfigProvider.fromMap(new Map(Object.entries(DEV_SETTINGS))))
+  Options.withDescription("supply development secrets, HOST=127.0.0.1 and a random admin token where none are set (npm start)")
 )
 
 const banner = (url: string, supplied: ReadonlyArray<string>) =>
@@ -23,7 +22,7 @@ const banner = (url: string, supplied: ReadonlyArray<string>) =>
       `  database   ${about.database}`,
       `  mailer     ${about.mailer}`,
       `  admin      ${Option.isSome(config.adminToken) ? `${url}/admin/stats (Bearer token)` : "disabled (set HOOKGATE_ADMIN_TOKEN)"}`,
-      `  metrics    ${url}/metrics`
+      `  metrics    ${url}/metrics${Option.isSome(config.metricsToken) ? " (Bearer token)" : " (open; set HOOKGATE_METRICS_TOKEN to require a token)"}`
     ]
     if (supplied.length > 0) {
       lines.push("", "Development settings (npm start only; set your own in production):")
@@ -37,21 +36,45 @@ const banner = (url: string, supplied: ReadonlyArray<string>) =>
         `  ${secretName}=${secret} PORT=${new URL(url).port} npx hookgate send-test ${provider} --replays 3 --concurrency 4`
       )
     }
-    yield* Console.log(lines.join("\n"))
+    // For the human at the terminal, on stderr: stdout carries only log lines (one JSON object each by default).
+    yield* Console.error(lines.join("\n"))
+    yield* Effect.logInfo("listening").pipe(
+      Effect.annotateLogs({ url, providers: about.providers, database: about.database, mailer: config.mailer })
+    )
+  })
+
+/** "port in use", said in those words, instead of the server's generic error. */
+const explainServeError = (config: GatewayConfig) => (error: HttpServerError.ServeError) =>
+  new OperatorRefusal({
+    message: (error.cause as NodeJS.ErrnoException | undefined)?.code === "EADDRINUSE"
+      ? `port ${config.port} is in use${Option.match(config.host, { onNone: () => "", onSome: (h) => ` on ${h}` })}: stop the process that holds it, or set PORT to another port`
+      : `the server could not start on port ${config.port}: ${(error.cause as Error | undefined)?.message ?? String(error.cause)}`
+  })
+
+const run = (supplied: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const config = yield* GatewayConfig
+    yield* announce(config, "serve")
+    yield* Effect.scoped(Effect.gen(function*() {
+      const context = yield* Layer.build(gatewayServer(config)).pipe(
+        Effect.catchIf(
+          (error): error is HttpServerError.ServeError => error instanceof HttpServerError.ServeError,
+          (error) => Effect.fail(explainServeError(config)(error))
+        )
+      )
+      yield* banner(yield* Effect.provide(serverUrl, context), supplied)
+      yield* Effect.never
+    }))
   })
 
 export const serveCommand = Command.make("serve", { dev }, ({ dev }) =>
   Effect.gen(function*() {
-    const supplied = dev ? Object.keys(DEV_SETTINGS).filter((name) => process.env[name] === undefined) : []
-    const config = yield* GatewayConfig
-    yield* Effect.scoped(Effect.gen(function*() {
-      yield* Layer.build(gatewayServer(config)).pipe(
-        Effect.flatMap((context) => serverUrl.pipe(Effect.provide(context))),
-        Effect.flatMap((url) => banner(url, supplied))
-      )
-      yield* Effect.never
-    }))
-  }).pipe(
-    Effect.provide(Logger.json),
-    Effect.withConfigProvider(dev ? devConfigProvider : ConfigProvider.fromEnv())
-  )).pipe(Command.withDescription("run the HTTP gateway with the retry sweep in the same process"))
+    if (!dev) return yield* run([])
+    const { file } = yield* SettingsSource
+    // The development settings sit under the environment and the settings file.
+    const provider = yield* settingsProvider({ file, defaults: DEV_SETTINGS })
+    const given = yield* settingsProvider({ file })
+    const supplied = yield* Effect.filter(Object.keys(DEV_SETTINGS), (name) =>
+      Effect.map(Config.option(Config.string(name)), Option.isNone).pipe(Effect.withConfigProvider(given)))
+    return yield* run(supplied).pipe(Effect.withConfigProvider(provider))
+  })).pipe(Command.withDescription("run the HTTP gateway with the retry sweep in the same process"))

@@ -2,7 +2,8 @@ import * as OtelMetrics from "@effect/opentelemetry/Metrics"
 import * as OtelResource from "@effect/opentelemetry/Resource"
 import { HttpRouter, HttpServerResponse } from "@effect/platform"
 import { PrometheusExporter, PrometheusSerializer } from "@opentelemetry/exporter-prometheus"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option, type Redacted } from "effect"
+import { adminTokenGuard } from "@hookgate/core/http"
 
 /**
  * `GET /metrics` in Prometheus text format: Effect's metrics reach an
@@ -26,16 +27,16 @@ export class PrometheusReader extends Context.Tag("@hookgate/node/PrometheusRead
 
 const serializer = new PrometheusSerializer()
 
-/** `GET /metrics`: Prometheus text from the `PrometheusReader`. */
-export const metricsRoute = HttpRouter.empty.pipe(
-  HttpRouter.get(
-    "/metrics",
-    Effect.gen(function*() {
-      const reader = yield* PrometheusReader
-      const { resourceMetrics } = yield* Effect.promise(() => reader.collect())
-      return HttpServerResponse.text(serializer.serialize(resourceMetrics), {
-        contentType: "text/plain; version=0.0.4; charset=utf-8"
-      })
-    })
+const metricsText = Effect.gen(function*() {
+  const reader = yield* PrometheusReader
+  const { resourceMetrics } = yield* Effect.promise(() => reader.collect())
+  return HttpServerResponse.text(serializer.serialize(resourceMetrics), {
+    contentType: "text/plain; version=0.0.4; charset=utf-8"
+  })
+})
+
+/** `GET /metrics`, open, or behind `Authorization: Bearer <token>` when a token is given (HOOKGATE_METRICS_TOKEN). */
+export const metricsRoute = (token: Option.Option<Redacted.Redacted<string>> = Option.none()) =>
+  HttpRouter.empty.pipe(
+    HttpRouter.get("/metrics", Option.match(token, { onNone: () => metricsText, onSome: (t) => adminTokenGuard(t)(metricsText) }))
   )
-)

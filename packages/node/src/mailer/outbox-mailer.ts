@@ -1,29 +1,50 @@
 import { Mailer, type MailerShape, Rejected, SendReceipt, Transient } from "@hookgate/core/mail"
-import { CloudflareEmail } from "@hookgate/mailer-cf-email"
 import { Clock, Effect, Layer } from "effect"
-import { mkdir, writeFile } from "node:fs/promises"
+import { randomUUID } from "node:crypto"
+import { link, mkdir, open, unlink } from "node:fs/promises"
 import { join } from "node:path"
+import { outboxFileName } from "./outbox-file-name.js"
+import { buildOutboxMime, UnsafeHeader } from "./outbox-mime.js"
 
 /**
  * A local outbox: each accepted email becomes an `.eml` file named after its
- * idempotency key. It does not honour keys, like a plain SMTP relay: a second
- * accepted send of one order is written beside the first (`…~2.eml`), so a
- * duplicate is visible as a collision instead of silently overwriting. The MIME
- * is the same as the Cloudflare Email Routing form's (mimetext, CRLF, base64 bodies).
+ * idempotency key (see `outboxFileName`). It does not honour keys, like a
+ * plain SMTP relay: a second accepted send of one order is written beside the
+ * first (`…~2.eml`), so a duplicate is visible as a collision instead of
+ * silently overwriting.
+ *
+ * Writes are atomic: the message goes to a hidden temporary file, is flushed,
+ * then linked to its `.eml` name (a link, unlike a rename, fails when the name
+ * exists) and the temporary name removed. A process killed mid-write leaves at
+ * most a `.tmp-…` file, never a partial `.eml`.
  */
 export const makeOutboxMailer = (directory: string): MailerShape => {
-  const fileBase = (key: string) => key.replace(/[^A-Za-z0-9._-]+/g, "_")
+  const writeTemporary = async (content: Buffer) => {
+    const path = join(directory, `.tmp-${randomUUID()}`)
+    const file = await open(path, "wx")
+    try {
+      await file.writeFile(content)
+      await file.sync()
+    } finally {
+      await file.close()
+    }
+    return path
+  }
 
-  // Writes with `wx` (fail if it exists), trying the next free suffix on a collision.
-  const writeNew = async (base: string, content: string): Promise<string> => {
-    for (let n = 1; ; n++) {
-      const path = join(directory, n === 1 ? `${base}.eml` : `${base}~${n}.eml`)
-      try {
-        await writeFile(path, content, { flag: "wx" })
-        return path
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
+  // Links the finished file under the first free name, then drops the temporary name.
+  const publish = async (temporary: string, base: string): Promise<string> => {
+    try {
+      for (let n = 1; ; n++) {
+        const path = join(directory, n === 1 ? `${base}.eml` : `${base}~${n}.eml`)
+        try {
+          await link(temporary, path)
+          return path
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error
+        }
       }
+    } finally {
+      await unlink(temporary).catch(() => undefined)
     }
   }
 
@@ -32,20 +53,26 @@ export const makeOutboxMailer = (directory: string): MailerShape => {
     honoursIdempotencyKeys: false,
     send: (email, { idempotencyKey }) =>
       Effect.gen(function*() {
-        const raw = yield* Effect.try({
+        const now = yield* Clock.currentTimeMillis
+        const raw = yield* Effect.tryPromise({
           try: () =>
-            CloudflareEmail.buildMime(email, {
-              messageId: `<${crypto.randomUUID()}@outbox.hookgate.localhost>`,
-              headers: { ...email.headers, [CloudflareEmail.IDEMPOTENCY_HEADER]: idempotencyKey }
+            buildOutboxMime(email, {
+              messageId: `<${randomUUID()}@outbox.hookgate.localhost>`,
+              idempotencyKey,
+              date: new Date(now)
             }),
-          catch: (cause) => new Rejected({ mailer: "outbox", detail: `cannot build this email: ${String(cause)}` })
+          catch: (cause) =>
+            new Rejected({
+              mailer: "outbox",
+              detail: cause instanceof UnsafeHeader ? `refused: ${cause.message}` : `cannot build this email: ${String(cause)}`
+            })
         })
         const path = yield* Effect.tryPromise({
           try: async () => {
             await mkdir(directory, { recursive: true })
-            return writeNew(fileBase(idempotencyKey), raw)
+            return publish(await writeTemporary(raw), outboxFileName(idempotencyKey))
           },
-          // Nothing was written: safe to retry.
+          // No .eml was written: safe to retry.
           catch: (cause) => new Transient({ mailer: "outbox", detail: `could not write the outbox: ${String(cause)}` })
         })
         return new SendReceipt({ mailer: "outbox", messageId: path, acceptedAt: yield* Clock.currentTimeMillis })

@@ -20,6 +20,8 @@ export interface GatewayProcess {
   readonly child: ChildProcess
   /** Everything the process printed so far (stdout and stderr). */
   readonly output: () => string
+  /** What it printed on stdout alone (log lines). */
+  readonly stdout: () => string
   readonly exited: Promise<number | null>
   readonly stop: (signal?: NodeJS.Signals) => Promise<number | null>
 }
@@ -55,25 +57,31 @@ export const startGateway = async (
     detached: viaNpm
   })
   let output = ""
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))
+  let stdout = ""
+  child.stdout!.on("data", (chunk: Buffer) => {
+    output += chunk.toString()
+    stdout += chunk.toString()
+  })
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), startTimeoutMs)
     const check = () => {
-      const match = /listening on (http:\/\/localhost:\d+)/.exec(output)
+      const match = /listening on (http:\/\/(?:localhost|127\.0\.0\.1):\d+)/.exec(output)
       if (match) {
         clearTimeout(timer)
         resolve(match[1]!)
       }
     }
     child.stdout!.on("data", check)
+    child.stderr!.on("data", check)
     void exited.then((code) => reject(new Error(`gateway exited (${code}) before listening:\n${output}`)))
   })
   return {
     url,
     child,
     output: () => output,
+    stdout: () => stdout,
     exited,
     stop: (signal = "SIGTERM") => {
       if (child.exitCode === null) {

@@ -1,0 +1,61 @@
+import { Command } from "@effect/cli"
+import { RetryPolicy, type RetryPolicyShape } from "@hookgate/core"
+import { Console, Duration, Effect, Option, Redacted } from "effect"
+import { GatewayConfig } from "../config/gateway-config.js"
+import { describeMailer, mountedProviders } from "../gateway-layer.js"
+import { table } from "./print.js"
+import { targetLine } from "./target.js"
+
+const REDACTED = "<redacted>"
+
+const secretList = (secrets: Option.Option<ReadonlyArray<Redacted.Redacted<string>>>) =>
+  Option.match(secrets, { onNone: () => "-", onSome: (list) => `${REDACTED} (${list.length} secret${list.length === 1 ? "" : "s"})` })
+const secret = (value: Option.Option<Redacted.Redacted<string>>) => Option.match(value, { onNone: () => "-", onSome: () => REDACTED })
+const duration = (value: Duration.DurationInput | undefined, fallback: Duration.DurationInput) => Duration.format(Duration.decode(value ?? fallback))
+
+/** The effective settings as `serve` would use them, every secret shown as `<redacted>`. */
+export const effectiveSettings = (config: GatewayConfig, policy: RetryPolicyShape): ReadonlyArray<readonly [string, string]> => [
+  ["HOST", Option.getOrElse(config.host, () => "- (every interface)")],
+  ["PORT", String(config.port)],
+  ["HOOKGATE_DB", config.db],
+  ["HOOKGATE_DB_BUSY_TIMEOUT", Duration.format(config.dbBusyTimeout)],
+  ["HOOKGATE_MAILER", describeMailer(config)],
+  ...(config.mailer === "resend"
+    ? [["RESEND_API_KEY", secret(config.resendApiKey)] as const, ["RESEND_TIMEOUT", Duration.format(config.resendTimeout)] as const]
+    : []),
+  ["HOOKGATE_FROM", config.from],
+  ["HOOKGATE_OWNER_EMAIL", Option.getOrElse(config.ownerEmail, () => "-")],
+  ["providers", mountedProviders(config).join(", ") || "none"],
+  ["STRIPE_WEBHOOK_SECRET", secretList(config.stripeSecrets)],
+  ["CREEM_WEBHOOK_SECRET", secretList(config.creemSecrets)],
+  ["HOOKGATE_ADMIN_TOKEN", secret(config.adminToken)],
+  ["HOOKGATE_METRICS_TOKEN", secret(config.metricsToken)],
+  ["HOOKGATE_MAX_BODY", `${config.maxBodyBytes} bytes`],
+  ["HOOKGATE_MAX_ATTEMPTS", String(config.retry.maxAttempts ?? 8)],
+  ["HOOKGATE_LEASE", duration(config.retry.leaseFor, "5 minutes")],
+  ["HOOKGATE_SEND_TIMEOUT", Duration.format(policy.sendTimeout)],
+  ["HOOKGATE_SWEEP_EVERY", duration(config.retry.sweepEvery, "10 minutes")],
+  ["HOOKGATE_RETRY_BACKOFF", duration(config.retry.backoffBase, "1 minute")],
+  ["HOOKGATE_DATABASE_URL", Option.match(config.databaseUrl, { onNone: () => "- (SQLite)", onSome: () => REDACTED })],
+  ["HOOKGATE_CAMPAIGN_POLL", Duration.format(config.campaignPoll)],
+  ["HOOKGATE_SHUTDOWN_GRACE", Duration.format(config.shutdownGrace)],
+  ["HOOKGATE_LOG_FORMAT", config.logFormat]
+]
+
+const check = Command.make("check", {}, () =>
+  Effect.gen(function*() {
+    const config = yield* GatewayConfig
+    yield* Console.log(targetLine(config, "config check"))
+    yield* Console.log(table(["setting", "effective value"], effectiveSettings(config, yield* RetryPolicy.make(config.retry)).map(([k, v]) => [k, v])))
+    yield* Console.log(
+      mountedProviders(config).length === 0
+        ? "\nnot servable: no provider is configured (set STRIPE_WEBHOOK_SECRET and/or CREEM_WEBHOOK_SECRET)"
+        : "\nthe settings are valid"
+    )
+    if (mountedProviders(config).length === 0) process.exitCode = 1
+  })).pipe(Command.withDescription("validate the settings (environment and --config file) and print the effective values, secrets redacted"))
+
+export const configCommand = Command.make("config").pipe(
+  Command.withDescription("the gateway's settings"),
+  Command.withSubcommands([check])
+)
