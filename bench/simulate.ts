@@ -3,6 +3,7 @@ import { writeFile } from "node:fs/promises"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { defaultRates, type FaultRates } from "./simulation/faults.js"
+import { type CampaignTally, simulateCampaign } from "./simulation/campaign.js"
 import { simulateOrders, type StoreKind } from "./simulation/orders.js"
 import type { OrderTally } from "./simulation/tally.js"
 
@@ -71,7 +72,13 @@ const main = async () => {
       )
     }
   }
-  await writeFile(outputPath, JSON.stringify({ seed, orders, rates, rows }, null, 2) + "\n")
+  const campaigns: Array<{ store: StoreKind } & CampaignTally> = []
+  for (const store of stores) {
+    const tally = await Effect.runPromise(simulateCampaign({ seed, recipients: orders * 10, store, rates }))
+    campaigns.push({ store, ...tally })
+    console.log(`${store.padEnd(6)} campaign ${JSON.stringify(tally)}`)
+  }
+  await writeFile(outputPath, JSON.stringify({ seed, orders, rates, rows, campaigns }, null, 2) + "\n")
   console.log(`wrote ${outputPath}`)
 }
 

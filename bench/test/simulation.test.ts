@@ -3,6 +3,7 @@ import { backoffDelay, RetryPolicy } from "@hookgate/core"
 import { Duration, Effect, Random } from "effect"
 import { defaultRates } from "../simulation/faults.js"
 import { RESEND_KEY_WINDOW } from "../simulation/mailer.js"
+import { simulateCampaign } from "../simulation/campaign.js"
 import { simulateOrders } from "../simulation/orders.js"
 
 // Faults well above production rates, so a few hundred orders meet every one of them.
@@ -58,6 +59,24 @@ describe("the fault simulation (real pipeline, memory store, TestClock)", () => 
       })
       expect(tally.faults.staleWrites).toBeGreaterThan(0)
       expect(tally.lost).toBe(0)
+    }), 120_000)
+})
+
+describe("the campaign simulation (real campaign code, redelivering queue, pause and resume)", () => {
+  for (const store of ["memory", "sqlite"] as const) {
+    it.effect(`${store}: no recipient skipped, none sent twice`, () =>
+      Effect.gen(function*() {
+        const tally = yield* simulateCampaign({ seed: 1, recipients: 600, store, rates: harsh })
+        expect(tally.skipped).toBe(0)
+        expect(tally.duplicates).toBe(0)
+        expect(tally.emails + tally.failed).toBeGreaterThanOrEqual(600)
+      }), 120_000)
+  }
+
+  it.effect("is not blind: a reservation that skips reserved rows skips recipients", () =>
+    Effect.gen(function*() {
+      const tally = yield* simulateCampaign({ seed: 1, recipients: 600, store: "memory", rates: harsh, skipReserved: true })
+      expect(tally.skipped).toBeGreaterThan(0)
     }), 120_000)
 })
 
