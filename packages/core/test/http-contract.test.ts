@@ -149,6 +149,23 @@ describe("the HTTP contract", () => {
     const handle = gateway()
     const response = await handle(new Request("http://hookgate.test/healthz"))
     expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ status: "ok" })
+    expect(await response.json()).toEqual({ status: "ok", mailer: "ok" })
+  })
+
+  it("unavailable (503) while the mailer is misconfigured; /healthz stays 200 and says so", async () => {
+    const handle = gateway({ mailer: { otherwise: MailerSteps.misconfigured("invalid_api_key") } })
+    for (const id of ["o1", "o2"]) {
+      const answer = await post(handle, "/webhooks/test", await signed(paid(id)))
+      expect(answer.status).toBe(503)
+      expect(answer.body).toMatchObject({ status: "unavailable", orderId: `test:${id}`, reason: "mailer_misconfigured" })
+    }
+    const health = await handle(new Request("http://hookgate.test/healthz"))
+    expect(health.status).toBe(200)
+    expect(await health.json()).toMatchObject({
+      status: "ok",
+      mailer: "misconfigured",
+      errorClass: "Misconfigured",
+      code: "invalid_api_key"
+    })
   })
 })

@@ -1,5 +1,5 @@
 import { secretsConfig } from "@hookgate/core/providers"
-import { Config } from "effect"
+import { Config, Duration } from "effect"
 
 /**
  * The gateway's settings, read from the environment through Effect's Config.
@@ -28,6 +28,15 @@ export const GatewayConfig = Config.all({
   ),
   /** How long in-flight requests may run on shutdown before connections are closed. */
   shutdownGrace: Config.duration("HOOKGATE_SHUTDOWN_GRACE").pipe(Config.withDefault("10 seconds" as const)),
+  /**
+   * How often a misconfigured mailer (revoked key, unverified domain, wrong base URL)
+   * is probed again; unset: 30 seconds, doubling, at most 10 minutes.
+   */
+  mailerProbeEvery: Config.option(
+    Config.duration("HOOKGATE_MAILER_PROBE_EVERY").pipe(
+      Config.validate({ message: "must be a positive duration", validation: (d) => Duration.toMillis(d) > 0 })
+    )
+  ),
   /** How often an idle gateway looks for running campaigns with batches to send (started from the CLI, or before a restart). */
   campaignPoll: Config.duration("HOOKGATE_CAMPAIGN_POLL").pipe(Config.withDefault("5 seconds" as const))
 })

@@ -1,14 +1,14 @@
 import { FetchHttpClient } from "@effect/platform"
 import { type Renderer, RetryPolicy } from "@hookgate/core"
 import { Alerter } from "@hookgate/core/alerts"
-import { type Mailer } from "@hookgate/core/mail"
+import { defaultProbeSchedule, type Mailer, MailerCircuit } from "@hookgate/core/mail"
 import { mountWhenSet, Providers } from "@hookgate/core/providers"
 import { EmailAlerter, fanOut } from "@hookgate/alerters"
 import { Resend } from "@hookgate/mailer-resend"
 import { Creem } from "@hookgate/provider-creem"
 import { Stripe } from "@hookgate/provider-stripe"
 import { SqliteStore } from "@hookgate/store-sqlite"
-import { ConfigError, Duration, Effect, Layer, Option } from "effect"
+import { ConfigError, Duration, Effect, Layer, Option, Schedule } from "effect"
 import type { GatewayConfig } from "./config.js"
 import { layerOutboxMailer } from "./mailer/outbox-mailer.js"
 import { layerDefaultRenderer } from "./renderer.js"
@@ -46,15 +46,21 @@ export const alerterLayer = (config: GatewayConfig): Layer.Layer<Alerter, never,
   })
 
 /**
- * Everything but the providers: store, mailer, alerter, renderer, retry policy.
- * Enough for `sweep` and the admin commands.
+ * Everything but the providers: store, mailer (and its breaker), alerter,
+ * renderer, retry policy. Enough for `sweep` and the admin commands.
  */
 export const deliveryLayer = (config: GatewayConfig, overrides: GatewayOverrides = {}) =>
   Layer.mergeAll(
     SqliteStore.layer({ filename: config.db, busyTimeoutMs: Duration.toMillis(config.dbBusyTimeout) }),
     overrides.alerter ?? alerterLayer(config),
     overrides.renderer ?? layerDefaultRenderer(config.from),
-    overrides.retryPolicy ?? RetryPolicy.layerConfig()
+    overrides.retryPolicy ?? RetryPolicy.layerConfig(),
+    MailerCircuit.layer({
+      probeEvery: Option.match(config.mailerProbeEvery, {
+        onNone: () => defaultProbeSchedule,
+        onSome: (every) => Schedule.spaced(every)
+      })
+    })
   ).pipe(Layer.provideMerge(overrides.mailer ?? mailerLayer(config)))
 
 /** The names of the providers that have a secret; only those are mounted. */

@@ -5,6 +5,7 @@ const TITLES: Record<Alert["kind"], string> = {
   failed: "an order was rejected by the mailer",
   possible_duplicate: "a buyer may have received two emails",
   mailer_quota: "the mailer refuses sends for now",
+  mailer_misconfigured: "the mail account is misconfigured: nothing is sent",
   dead_letter: "a queue message was given up",
   duplicates_spike: "many duplicate webhooks"
 }

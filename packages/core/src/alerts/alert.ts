@@ -6,6 +6,7 @@ export const AlertKind = Schema.Literal(
   "failed",
   "possible_duplicate",
   "mailer_quota",
+  "mailer_misconfigured",
   "dead_letter",
   "duplicates_spike"
 )

@@ -44,6 +44,18 @@ export const answerOutcome = (outcome: Outcome): ContractAnswer => {
       // Beyond the basic table: a permanent rejection. 200, because the provider
       // retrying the webhook cannot help; the operator was alerted.
       return { httpStatus: 200, body: { status: "failed", orderId: outcome.orderKey } }
+    case "Held":
+      // The mail account is misconfigured: nothing was sent or counted. 503 so that
+      // the provider retries; the owner was alerted, the sweep sends once it is fixed.
+      return {
+        httpStatus: 503,
+        body: {
+          status: "unavailable",
+          orderId: outcome.orderKey,
+          reason: "mailer_misconfigured",
+          nextAttemptAt: new Date(outcome.nextAttemptAt).toISOString()
+        }
+      }
     case "Retry":
       return {
         httpStatus: 500,
