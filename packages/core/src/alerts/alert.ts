@@ -7,6 +7,7 @@ export const AlertKind = Schema.Literal(
   "possible_duplicate",
   "mailer_quota",
   "mailer_misconfigured",
+  "unfulfillable",
   "dead_letter",
   "duplicates_spike"
 )

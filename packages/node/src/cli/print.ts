@@ -1,4 +1,4 @@
-import type { Order, SweepReport } from "@hookgate/core"
+import type { EventReceipt, Order, SweepReport } from "@hookgate/core"
 import type { Alert } from "@hookgate/core/alerts"
 import { Console } from "effect"
 
@@ -19,6 +19,17 @@ export const printOrders = (orders: ReadonlyArray<Order>) =>
       : table(
         ["order", "status", "attempts", "next attempt", "last error"],
         orders.map((o) => [o.key, o.status, String(o.attempts), o.status === "pending" ? time(o.nextAttemptAt) : "-", clip(o.lastError)])
+      )
+  )
+
+/** Verified paying events that made no order (`unfulfillable`, `malformed`), with why. */
+export const printUnfulfilled = (receipts: ReadonlyArray<EventReceipt>) =>
+  Console.log(
+    receipts.length === 0
+      ? "no paid events without an order"
+      : table(
+        ["received", "provider", "event", "object", "outcome", "error"],
+        receipts.map((r) => [time(r.receivedAt), r.provider, r.eventId, r.objectId ?? "-", r.outcome, clip(r.detail, 80)])
       )
   )
 
