@@ -130,7 +130,7 @@ describe("Resend mailer over real HTTP", () => {
     { status: 429, name: "monthly_quota_exceeded", retryAfterSeconds: 7200, expected: { _tag: "Transient", alert: true, retryAfter: Duration.hours(2) } },
     { status: 500, name: "internal_server_error", expected: { _tag: "Transient" } },
     { status: 503, name: "application_error", retryAfterSeconds: 3, expected: { _tag: "Transient", retryAfter: Duration.seconds(3) } },
-    { status: 409, name: "invalid_idempotent_request", expected: { _tag: "Rejected", code: "invalid_idempotent_request" } },
+    { status: 409, name: "invalid_idempotent_request", expected: { _tag: "Rejected", code: "invalid_idempotent_request", keyAlreadyUsed: true } },
     { status: 422, name: "invalid_parameter", expected: { _tag: "Rejected", code: "invalid_parameter" } },
     { status: 400, name: "validation_error", expected: { _tag: "Rejected", code: "validation_error" } },
     { status: 401, name: "restricted_api_key", expected: { _tag: "Misconfigured", code: "restricted_api_key" } },

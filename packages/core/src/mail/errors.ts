@@ -20,7 +20,14 @@ export class Transient extends Schema.TaggedError<Transient>()("Transient", {
 export class Rejected extends Schema.TaggedError<Rejected>()("Rejected", {
   mailer: Schema.String,
   detail: Schema.String,
-  code: Schema.optional(Schema.String)
+  code: Schema.optional(Schema.String),
+  /**
+   * The mailer says an earlier request under this idempotency key was accepted and this
+   * one differs (Resend's 409 `invalid_idempotent_request`: the From or the content
+   * changed between attempts). For an order whose earlier attempt was uncertain, the
+   * email went out: the pipeline records it sent, never `failed`.
+   */
+  keyAlreadyUsed: Schema.optional(Schema.Boolean)
 }) {
   override get message() {
     return `${this.mailer}: rejected: ${this.detail}`

@@ -1,5 +1,5 @@
 import { Cause, Clock, Duration, Effect, Exit, Option } from "effect"
-import type { SendReceipt } from "../mail/email.js"
+import { SendReceipt } from "../mail/email.js"
 import { type MailerError, type Misconfigured, Rejected, retryAfterOf, Unknown } from "../mail/errors.js"
 import { MailerCircuit } from "../mail/circuit.js"
 import { boundSend, retryTransient } from "../mail/send-policy.js"
@@ -60,7 +60,7 @@ export const sendLeased = (leased: Leased) =>
       Effect.flatMap(Effect.exit(restore(attempt)), (exit) =>
         Exit.isSuccess(exit)
           ? Effect.zipRight(closeCircuit(circuit.close, mailer.name), recordSent(leased, exit.value, mailer.honoursIdempotencyKeys))
-          : recordFailure(leased, failureOf(exit.cause, mailer.name)))
+          : recordFailure(leased, failureOf(exit.cause, mailer.name), mailer))
     )
   })
 
@@ -169,10 +169,27 @@ const recordSent = (leased: Leased, receipt: SendReceipt, mailerHonoursKeys: boo
     return widen(Outcome.Sent({ orderKey: key, messageId: receipt.messageId }))
   }).pipe(step("record_sent"))
 
-const recordFailure = (leased: Leased, error: MailerError) =>
+const recordFailure = (leased: Leased, error: MailerError, mailer: { readonly honoursIdempotencyKeys: boolean }) =>
   error._tag === "Misconfigured"
     ? Effect.flatMap(tripCircuit(error), (nextProbeAt) => recordHeld(leased, error, nextProbeAt))
+    : error._tag === "Rejected" && error.keyAlreadyUsed === true && leased.order.uncertain
+    ? recordSentEarlier(leased, error, mailer.honoursIdempotencyKeys)
     : recordCountedFailure(leased, error)
+
+/**
+ * The earlier, uncertain attempt was accepted: the mailer refuses this one only because
+ * its payload differs under the same key (`HOOKGATE_FROM` or the template changed in
+ * between). The buyer has the email, so the order is sent (it stays flagged uncertain),
+ * never `failed`.
+ */
+const recordSentEarlier = (leased: Leased, error: Rejected, mailerHonoursKeys: boolean) =>
+  Effect.gen(function*() {
+    yield* Effect.logWarning("an earlier uncertain attempt was accepted; this one differed (From or content changed)")
+      .pipe(Effect.annotateLogs({ orderKey: leased.order.key, detail: error.detail }))
+    const now = yield* Clock.currentTimeMillis
+    const receipt = new SendReceipt({ mailer: error.mailer, messageId: "(accepted by an earlier attempt)", acceptedAt: now })
+    return yield* recordSent(leased, receipt, mailerHonoursKeys)
+  })
 
 const recordCountedFailure = (leased: Leased, error: Exclude<MailerError, Misconfigured>) =>
   Effect.gen(function*() {

@@ -45,7 +45,9 @@ const withRetryAfter = (retryAfter: Option.Option<Duration.Duration>) =>
  * - 401 (`missing_api_key`, `restricted_api_key`), 403 (`invalid_api_key`, a `validation_error`
  *   for an unverified domain or a test-only account) and 404 (a wrong base URL: `/emails` always
  *   exists): `Misconfigured`, the account's fault, not the order's;
- * - every other 4xx (including 409 `invalid_idempotent_request`): `Rejected`, with Resend's message;
+ * - 409 `invalid_idempotent_request`: `Rejected` with `keyAlreadyUsed` (an earlier request under the
+ *   key was accepted; an order whose earlier attempt was uncertain is then recorded sent);
+ * - every other 4xx: `Rejected`, with Resend's message;
  * - anything else (1xx, 3xx): `Unknown`.
  */
 export const classifyAnswer = (answer: ErrorAnswer, options: ClassifyOptions): MailerError => {
@@ -68,6 +70,9 @@ export const classifyAnswer = (answer: ErrorAnswer, options: ClassifyOptions): M
   }
   if (ACCOUNT_STATUSES.has(answer.status)) {
     return new Misconfigured({ mailer, detail, code: name ?? `http_${answer.status}` })
+  }
+  if (answer.status === 409 && name === "invalid_idempotent_request") {
+    return new Rejected({ mailer, detail, code: name, keyAlreadyUsed: true })
   }
   if (answer.status >= 400) {
     return new Rejected({ mailer, detail, code: name ?? `http_${answer.status}` })
