@@ -50,11 +50,12 @@ export const printAlerts = (alerts: ReadonlyArray<Alert>) =>
   )
 
 export const printReport = (report: SweepReport) =>
-  Console.log(table(["scanned", "sent", "failed", "capped", "skipped"], [[
+  Console.log(table(["scanned", "sent", "failed", "capped", "held", "skipped"], [[
     String(report.scanned),
     String(report.sent),
     String(report.failed),
     String(report.capped),
+    String(report.held),
     String(report.skipped)
   ]]))
 
