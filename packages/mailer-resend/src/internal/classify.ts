@@ -38,7 +38,7 @@ const withRetryAfter = (retryAfter: Option.Option<Duration.Duration>) =>
   Option.match(retryAfter, { onNone: () => ({}), onSome: (duration) => ({ retryAfter: duration }) })
 
 /**
- * Resend's status and error `name` into the core's three classes:
+ * Resend's status and error `name` into the core's four classes:
  * - 429 and 5xx: `Transient`, honouring `retry-after`;
  * - daily or monthly quota: `Transient`, at least `quotaRetryAfter`, and the owner is alerted;
  * - 409 `concurrent_idempotent_requests`: `Transient` (the first request under the key is still running);
