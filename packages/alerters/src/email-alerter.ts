@@ -30,7 +30,11 @@ export const make = (options: EmailAlerterOptions): Effect.Effect<AlerterShape, 
   Effect.map(Mailer, (mailer) => {
     const prefix = options.subjectPrefix ?? "[hookgate]"
     const alert = (alert: Alert) =>
-      Effect.gen(function*() {
+      // An alert that the mailer is misconfigured cannot go through a mailer: it stays
+      // stored and logged at ERROR (the webhook alerter delivers it when configured).
+      alert.kind === "mailer_misconfigured"
+        ? Effect.fail(new AlertFailed({ detail: "the email alerter does not send alerts about a misconfigured mailer" }))
+        : Effect.gen(function*() {
         const email = new OutgoingEmail({
           from: options.from,
           to: options.to,

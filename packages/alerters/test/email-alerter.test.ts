@@ -44,6 +44,14 @@ describe("EmailAlerter", () => {
       expect(delivered!.email.text).toContain("raised: 2026-11-29T09:00:00.000Z")
     }))
 
+  it.effect("refuses an alert that the mailer is misconfigured: it would go through that very mailer", () =>
+    Effect.gen(function*() {
+      const { alerter, mailer } = yield* withMailer()
+      const refused = yield* Effect.either(alerter.alert(alert({ id: "mailer_misconfigured:resend:x", kind: "mailer_misconfigured", orderKey: null })))
+      expect(Either.isLeft(refused) && refused.left._tag).toBe("AlertFailed")
+      expect(yield* mailer.calls).toHaveLength(0)
+    }))
+
   it.effect("a repeated attempt of one alert is one email with a mailer that honours keys", () =>
     Effect.gen(function*() {
       const { alerter, mailer } = yield* withMailer()

@@ -9,7 +9,7 @@ import {
 } from "@hookgate/core"
 import { Alerter, AlertStore } from "@hookgate/core/alerts"
 import { webhookRoutes, type WebhookRoutesOptions } from "@hookgate/core/http"
-import { type Mailer } from "@hookgate/core/mail"
+import { type Mailer, MailerCircuit } from "@hookgate/core/mail"
 import { type Providers } from "@hookgate/core/providers"
 import { Context, Effect, Layer, Logger, Runtime } from "effect"
 import { Background, makeBackground } from "./background.js"
@@ -76,10 +76,12 @@ const unavailable = () =>
  * hands each message of a batch to the consumer of its queue (`queues`),
  * acknowledging it last or retrying it with a delay. The layer is built once per
  * isolate, on the first invocation. The buyer's email is sent before `fetch`
- * answers; owner alerts go out through `ctx.waitUntil` after it.
+ * answers; owner alerts go out through `ctx.waitUntil` after it. Each isolate has
+ * its own `MailerCircuit` (a layer's own, when it provides one).
  */
 export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): HookgateWorker => {
-  const withDeferredAlerts = Layer.map(options.layer, (context) =>
+  const withCircuit = Layer.merge(MailerCircuit.layer(), options.layer)
+  const withDeferredAlerts = Layer.map(withCircuit, (context) =>
     Context.add(context, Alerter, deferredAlerter(Context.get(context, Alerter), Context.get(context, AlertStore))))
   const logger = options.jsonLogs === false ? Layer.empty : Logger.json
   const runtimeFor = isolateRuntime(

@@ -107,8 +107,17 @@ describe("the HTTP contract", () => {
   it("malformed (400) for a signed body that is not valid for the provider", async () => {
     const handle = gateway()
     expect((await post(handle, "/webhooks/test", await signed("not json {"))).status).toBe(400)
-    const badOrder = await signed(JSON.stringify({ id: "e", type: "order.paid", data: { orderId: "o1" } }))
-    expect(await post(handle, "/webhooks/test", badOrder)).toMatchObject({ status: 400, body: { status: "malformed" } })
+    const controlInId = await signed(paid("o1\r\nBcc: x@example.com"))
+    expect(await post(handle, "/webhooks/test", controlInId)).toMatchObject({ status: 400, body: { status: "malformed" } })
+  })
+
+  it("unfulfillable (500) for a signed paying event that does not decode into a fulfilment, so the provider retries", async () => {
+    const handle = gateway()
+    const noEmail = await signed(JSON.stringify({ id: "evt_e", type: "order.paid", data: { orderId: "o1", amount: 100, currency: "usd" } }))
+    const answer = await post(handle, "/webhooks/test", noEmail)
+    expect(answer.status).toBe(500)
+    expect(answer.body).toMatchObject({ status: "unfulfillable", eventId: "evt_e", objectId: "o1" })
+    expect(String(answer.body.detail)).toContain("email")
   })
 
   it("conflict (409) for the same order key with a different payload", async () => {
@@ -149,6 +158,23 @@ describe("the HTTP contract", () => {
     const handle = gateway()
     const response = await handle(new Request("http://hookgate.test/healthz"))
     expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ status: "ok" })
+    expect(await response.json()).toEqual({ status: "ok", mailer: "ok" })
+  })
+
+  it("unavailable (503) while the mailer is misconfigured; /healthz stays 200 and says so", async () => {
+    const handle = gateway({ mailer: { otherwise: MailerSteps.misconfigured("invalid_api_key") } })
+    for (const id of ["o1", "o2"]) {
+      const answer = await post(handle, "/webhooks/test", await signed(paid(id)))
+      expect(answer.status).toBe(503)
+      expect(answer.body).toMatchObject({ status: "unavailable", orderId: `test:${id}`, reason: "mailer_misconfigured" })
+    }
+    const health = await handle(new Request("http://hookgate.test/healthz"))
+    expect(health.status).toBe(200)
+    expect(await health.json()).toMatchObject({
+      status: "ok",
+      mailer: "misconfigured",
+      errorClass: "Misconfigured",
+      code: "invalid_api_key"
+    })
   })
 })

@@ -91,6 +91,16 @@ describe("send policy", () => {
       expect((yield* calls).map((c) => c.idempotencyKey)).toEqual([campaignBatchKey("c1", 1), campaignBatchKey("c1", 1)])
     }).pipe(Effect.provide(campaignLayer({ ...retryAfter, batch: true }))))
 
+  it.effect("campaigns: a misconfigured mailer never fails a recipient at the cap; it is retried until fixed", () =>
+    Effect.gen(function*() {
+      yield* runningCampaign("c1", recipients(1))
+      const outcome = yield* sendBatchOne
+      expect(outcome).toMatchObject({ _tag: "Sent", sent: 0, failed: 0, retry: 1 })
+    }).pipe(Effect.provide(Layer.merge(
+      campaignLayer({ script: [MailerSteps.misconfigured()] }),
+      RetryPolicy.layer({ inRequestBase: 0, maxAttempts: 1 })
+    ))))
+
   it.effect("campaigns: a retry-after over the in-request limit is left to the queue, at once", () =>
     Effect.gen(function*() {
       yield* runningCampaign("c1", recipients(1))

@@ -27,7 +27,7 @@ describe("classifyThrown", () => {
   const table: ReadonlyArray<[unknown, Record<string, unknown>]> = [
     [thrown("E_RATE_LIMIT_EXCEEDED"), { _tag: "Transient" }],
     [thrown("E_DAILY_LIMIT_EXCEEDED"), { _tag: "Transient", alert: true, retryAfter: Duration.hours(1) }],
-    [thrown("E_SENDER_NOT_VERIFIED"), { _tag: "Rejected", code: "E_SENDER_NOT_VERIFIED" }],
+    [thrown("E_SENDER_NOT_VERIFIED"), { _tag: "Misconfigured", code: "E_SENDER_NOT_VERIFIED" }],
     [thrown("E_RECIPIENT_NOT_ALLOWED"), { _tag: "Rejected", code: "E_RECIPIENT_NOT_ALLOWED" }],
     [thrown("E_RECIPIENT_SUPPRESSED"), { _tag: "Rejected", code: "E_RECIPIENT_SUPPRESSED" }],
     [thrown("E_HEADER_NOT_ALLOWED"), { _tag: "Rejected", code: "E_HEADER_NOT_ALLOWED" }],
@@ -38,7 +38,7 @@ describe("classifyThrown", () => {
     [thrown("E_INTERNAL_SERVER_ERROR"), { _tag: "Unknown" }],
     [thrown("E_SOMETHING_NEW"), { _tag: "Unknown" }],
     [thrown(undefined, "email to x@example.com not allowed"), { _tag: "Rejected", code: "E_RECIPIENT_NOT_ALLOWED" }],
-    [thrown(undefined, "email from x@example.com not allowed"), { _tag: "Rejected", code: "E_SENDER_NOT_VERIFIED" }],
+    [thrown(undefined, "email from x@example.com not allowed"), { _tag: "Misconfigured", code: "E_SENDER_NOT_VERIFIED" }],
     [thrown(undefined, "invalid message-id"), { _tag: "Rejected", code: "E_VALIDATION_ERROR" }],
     [thrown(undefined, "Network connection lost."), { _tag: "Unknown" }],
     ["a string", { _tag: "Unknown", detail: "a string" }]

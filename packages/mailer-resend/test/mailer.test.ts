@@ -130,10 +130,14 @@ describe("Resend mailer over real HTTP", () => {
     { status: 429, name: "monthly_quota_exceeded", retryAfterSeconds: 7200, expected: { _tag: "Transient", alert: true, retryAfter: Duration.hours(2) } },
     { status: 500, name: "internal_server_error", expected: { _tag: "Transient" } },
     { status: 503, name: "application_error", retryAfterSeconds: 3, expected: { _tag: "Transient", retryAfter: Duration.seconds(3) } },
-    { status: 409, name: "invalid_idempotent_request", expected: { _tag: "Rejected", code: "invalid_idempotent_request" } },
+    { status: 409, name: "invalid_idempotent_request", expected: { _tag: "Rejected", code: "invalid_idempotent_request", keyAlreadyUsed: true } },
     { status: 422, name: "invalid_parameter", expected: { _tag: "Rejected", code: "invalid_parameter" } },
     { status: 400, name: "validation_error", expected: { _tag: "Rejected", code: "validation_error" } },
-    { status: 401, name: "restricted_api_key", expected: { _tag: "Rejected", code: "restricted_api_key" } }
+    { status: 401, name: "restricted_api_key", expected: { _tag: "Misconfigured", code: "restricted_api_key" } },
+    { status: 401, name: "missing_api_key", expected: { _tag: "Misconfigured", code: "missing_api_key" } },
+    { status: 403, name: "invalid_api_key", expected: { _tag: "Misconfigured", code: "invalid_api_key" } },
+    { status: 403, name: "validation_error", expected: { _tag: "Misconfigured", code: "validation_error" } },
+    { status: 404, name: "not_found", expected: { _tag: "Misconfigured", code: "not_found" } }
   ] as const
   for (const { expected, ...reply } of scripted) {
     it.live(`${reply.status} ${reply.name} is ${expected._tag}`, () =>
@@ -169,7 +173,7 @@ describe("Resend mailer over real HTTP", () => {
       expect(error.detail).toContain("rate_limit_exceeded")
     }).pipe(Effect.scoped))
 
-  it.live("a wrong API key is Rejected, and the key never appears in the error", () =>
+  it.live("a wrong API key is Misconfigured, and the key never appears in the error", () =>
     Effect.gen(function*() {
       const secret = "re_wrong_but_secret_123"
       const mailer = yield* mailerFor(server, { apiKey: Redacted.make(secret) })
@@ -177,7 +181,7 @@ describe("Resend mailer over real HTTP", () => {
       expect(Exit.isFailure(exit)).toBe(true)
       if (Exit.isFailure(exit)) {
         const error = Cause.squash(exit.cause) as { _tag: string; code?: string }
-        expect(error).toMatchObject({ _tag: "Rejected", code: "invalid_api_key" })
+        expect(error).toMatchObject({ _tag: "Misconfigured", code: "invalid_api_key" })
         for (const text of [Cause.pretty(exit.cause), JSON.stringify(error), String(error)]) {
           expect(text).not.toContain(secret)
         }

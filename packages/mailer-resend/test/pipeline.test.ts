@@ -93,6 +93,37 @@ describe("the pipeline through Resend's test server", () => {
       }
     }).pipe(Effect.provide(environment(limited))))
 
+  it.live("HOOKGATE_FROM changed between attempts: the 409 for the changed payload records the order sent, never failed", () => {
+    let from = "Shop <orders@shop.example>"
+    return Effect.gen(function*() {
+      server.acceptThenDrop()
+      expect((yield* webhook("o5"))._tag).toBe("Retry")
+      const uncertain = yield* order("o5")
+      expect(uncertain).toMatchObject({ status: "pending", uncertain: true })
+      expect(server.emails).toHaveLength(1)
+
+      // The operator changes the sender before the retry: same key, another payload.
+      from = "Shop <hello@shop.example>"
+      yield* untilDue(uncertain.nextAttemptAt)
+      expect(yield* sweep()).toMatchObject({ scanned: 1, sent: 1, failed: 0 })
+      expect(server.requests.map((r) => [r.idempotencyKey, r.status])).toEqual([
+        ["hookgate/order/test:o5", "dropped"],
+        ["hookgate/order/test:o5", 409]
+      ])
+      expect(yield* order("o5")).toMatchObject({ status: "sent", uncertain: true })
+      expect(server.emails).toHaveLength(1)
+      const attempted = yield* Effect.flatMap(RecordingAlerter, (a) => a.attempts)
+      expect(attempted.filter((a) => a.kind === "failed")).toEqual([])
+    }).pipe(
+      Effect.provide(
+        environment(
+          server,
+          Renderer.fromFunction((o) => new OutgoingEmail({ from, to: o.fulfilment.email, subject: "Order", text: "Thanks" }))
+        )
+      )
+    )
+  })
+
   it.live("an invalid sender address is Rejected: the order fails once and the operator hears of it", () =>
     Effect.gen(function*() {
       const outcome = yield* webhook("o2")

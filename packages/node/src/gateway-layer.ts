@@ -1,13 +1,13 @@
 import { FetchHttpClient } from "@effect/platform"
 import { type Renderer, RetryPolicy } from "@hookgate/core"
 import { Alerter } from "@hookgate/core/alerts"
-import { Mailer } from "@hookgate/core/mail"
+import { defaultProbeSchedule, Mailer, MailerCircuit } from "@hookgate/core/mail"
 import { mountWhenSet, Providers } from "@hookgate/core/providers"
 import { EmailAlerter, fanOut } from "@hookgate/alerters"
 import { Resend } from "@hookgate/mailer-resend"
 import { Creem } from "@hookgate/provider-creem"
 import { Stripe } from "@hookgate/provider-stripe"
-import { ConfigError, Effect, Layer, Option } from "effect"
+import { ConfigError, Effect, Layer, Option, Schedule } from "effect"
 import type { GatewayConfig } from "./config/gateway-config.js"
 import { logFailedSends } from "./mailer/log-failed-sends.js"
 import { layerOutboxMailer } from "./mailer/outbox-mailer.js"
@@ -51,15 +51,21 @@ export const alerterLayer = (config: GatewayConfig): Layer.Layer<Alerter, never,
   })
 
 /**
- * Everything but the providers: store, mailer, alerter, renderer, retry policy.
- * Enough for `sweep` and the admin commands.
+ * Everything but the providers: store, mailer (and its breaker), alerter,
+ * renderer, retry policy. Enough for `sweep` and the admin commands.
  */
 export const deliveryLayer = (config: GatewayConfig, overrides: GatewayOverrides = {}) =>
   Layer.mergeAll(
     storeLayer(config),
     overrides.alerter ?? alerterLayer(config),
     overrides.renderer ?? layerDefaultRenderer(config.from),
-    overrides.retryPolicy ?? RetryPolicy.layer(config.retry)
+    overrides.retryPolicy ?? RetryPolicy.layer(config.retry),
+    MailerCircuit.layer({
+      probeEvery: Option.match(config.mailerProbeEvery, {
+        onNone: () => defaultProbeSchedule,
+        onSome: (every) => Schedule.spaced(every)
+      })
+    })
   ).pipe(Layer.provideMerge(loggedMailer(overrides.mailer ?? mailerLayer(config))))
 
 /** The names of the providers that have a secret; only those are mounted. */

@@ -26,6 +26,7 @@ const productOf = (checkout: CompletedCheckout): string | null => {
 export const fulfilment = fulfilOn({
   types: [CHECKOUT_COMPLETED],
   schema: CheckoutCompletedEvent,
+  objectIdAt: ["object", "id"],
   fulfilment: ({ object: checkout }) => ({
     orderId: checkout.order.id,
     email: checkout.customer.email,

@@ -70,7 +70,7 @@ const cases: ReadonlyArray<HostileCase> = [
   {
     name: "a validly signed order.paid without a customer",
     request: signed(JSON.stringify({ type: "order.paid", data: { id: "ord_h", status: "paid", total_amount: 1, currency: "usd" } })),
-    expected: { malformed: true }
+    expected: { unfulfillable: true }
   }
 ]
 

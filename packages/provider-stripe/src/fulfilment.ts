@@ -20,6 +20,7 @@ export const fulfilment = fulfilOn({
     is: (state) => !PAID_STATUSES.has(state.data.object.payment_status)
   },
   schema: PaidCheckoutSessionEvent,
+  objectIdAt: ["data", "object", "id"],
   fulfilment: ({ data: { object: session } }) => {
     const metadata = session.metadata ?? {}
     return {

@@ -46,7 +46,7 @@ const cases: ReadonlyArray<HostileCase> = [
   {
     name: "a validly signed async success without a session id",
     request: signed(checkoutSessionEvent("evt_h", "checkout.session.async_payment_succeeded", { id: "cs_h" }).replace(`"id":"cs_h",`, "")),
-    expected: { malformed: true }
+    expected: { unfulfillable: true }
   }
 ]
 

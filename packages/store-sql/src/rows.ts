@@ -82,7 +82,9 @@ const ReceiptRow = Schema.Struct({
   order_key: Schema.NullOr(Schema.String),
   outcome: EventReceipt.fields.outcome,
   received_at: SqlInt,
-  deliveries: SqlInt
+  deliveries: SqlInt,
+  detail: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  object_id: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
 })
 
 export const decodeReceipt = (row: unknown) => {
@@ -94,7 +96,9 @@ export const decodeReceipt = (row: unknown) => {
       eventType: r.event_type,
       orderKey: r.order_key,
       outcome: r.outcome,
-      receivedAt: r.received_at
+      receivedAt: r.received_at,
+      detail: r.detail,
+      objectId: r.object_id
     }),
     { deliveries: r.deliveries }
   )

@@ -83,16 +83,23 @@ ORDER BY created_at DESC, order_key LIMIT ${limit}`.pipe(
 
     recordReceipt: (receipt) =>
       sql`INSERT INTO hookgate_receipts
-  (provider, event_id, event_type, order_key, outcome, received_at, last_seen_at, deliveries)
+  (provider, event_id, event_type, order_key, outcome, received_at, last_seen_at, deliveries, detail, object_id)
 VALUES (${receipt.provider}, ${receipt.eventId}, ${receipt.eventType}, ${receipt.orderKey}, ${receipt.outcome},
-  ${receipt.receivedAt}, ${receipt.receivedAt}, 1)
+  ${receipt.receivedAt}, ${receipt.receivedAt}, 1, ${receipt.detail}, ${receipt.objectId})
 ON CONFLICT (provider, event_id) DO UPDATE SET
   deliveries = hookgate_receipts.deliveries + 1,
   outcome = excluded.outcome,
+  detail = excluded.detail,
+  object_id = excluded.object_id,
   last_seen_at = excluded.last_seen_at`.pipe(Effect.asVoid, unavailable("recordReceipt")),
 
-    receipts: ({ limit, orderKey }) =>
-      sql`SELECT * FROM hookgate_receipts ${orderKey === undefined ? sql`` : sql`WHERE order_key = ${orderKey}`}
+    receipts: ({ limit, orderKey, outcomes }) =>
+      sql`SELECT * FROM hookgate_receipts WHERE ${
+        sql.and([
+          orderKey === undefined ? sql`1 = 1` : sql`order_key = ${orderKey}`,
+          outcomes === undefined ? sql`1 = 1` : sql.in("outcome", outcomes)
+        ])
+      }
 ORDER BY received_at DESC, event_id LIMIT ${limit}`.pipe(
         Effect.map((rows) => rows.map(decodeReceipt)),
         unavailable("receipts")

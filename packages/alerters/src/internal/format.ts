@@ -5,6 +5,8 @@ const TITLES: Record<Alert["kind"], string> = {
   failed: "an order was rejected by the mailer",
   possible_duplicate: "a buyer may have received two emails",
   mailer_quota: "the mailer refuses sends for now",
+  mailer_misconfigured: "the mail account is misconfigured: nothing is sent",
+  unfulfillable: "a paid event could not be turned into an order",
   dead_letter: "a queue message was given up",
   duplicates_spike: "many duplicate webhooks"
 }

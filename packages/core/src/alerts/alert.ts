@@ -6,6 +6,8 @@ export const AlertKind = Schema.Literal(
   "failed",
   "possible_duplicate",
   "mailer_quota",
+  "mailer_misconfigured",
+  "unfulfillable",
   "dead_letter",
   "duplicates_spike"
 )

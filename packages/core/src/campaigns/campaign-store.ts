@@ -66,6 +66,8 @@ export interface MemberResult {
   readonly uncertain?: boolean | undefined
   /** Sent one recipient at a time: later attempts go on that way. */
   readonly solo?: boolean | undefined
+  /** A retry because the mailer is misconfigured: never turned into a failure by the cap. */
+  readonly held?: boolean | undefined
 }
 
 /**

@@ -38,7 +38,8 @@ const retry = (member: BatchMember, error: MailerError, solo: boolean): MemberRe
   outcome: "retry",
   error: describe(error),
   uncertain: error._tag === "Unknown",
-  solo
+  solo,
+  held: error._tag === "Misconfigured"
 })
 
 const sendEach = (
@@ -95,11 +96,14 @@ const sendMembers = (
     return members.map((member) => retry(member, batch.left, false))
   }).pipe(step("campaign.send", { campaignId: message.campaignId, batch: message.batch, size: members.length }))
 
-/** At the cap a retry becomes a failure. */
+/**
+ * At the cap a retry becomes a failure, unless the mailer was misconfigured (the
+ * account's fault, not the recipient's): that one is retried until it is fixed.
+ */
 const capped = (members: ReadonlyArray<BatchMember>, results: ReadonlyArray<MemberResult>, maxAttempts: number) => {
   const attempts = new Map(members.map((m) => [m.seq, m.attempts]))
   return results.map((result): MemberResult =>
-    result.outcome === "retry" && (attempts.get(result.seq) ?? 0) + 1 >= maxAttempts
+    result.outcome === "retry" && result.held !== true && (attempts.get(result.seq) ?? 0) + 1 >= maxAttempts
       ? { ...result, outcome: "failed", error: `gave up after ${maxAttempts} attempts: ${result.error ?? ""}` }
       : result
   )

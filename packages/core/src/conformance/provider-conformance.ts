@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { type Array as Arr, type Duration, Effect, type Layer, Redacted, TestClock } from "effect"
 import { vi } from "vitest"
-import type { AlertStore } from "../alerts/alert-store.js"
+import { AlertStore } from "../alerts/alert-store.js"
 import type { Lease } from "../orders/lease.js"
 import { OrderStore } from "../orders/order-store.js"
 import { receive } from "../orders/receive.js"
@@ -36,7 +36,17 @@ export interface MessageToSign {
 }
 
 /** What a case expects: refused with a `SignatureError` reason, `MalformedPayload`, or sent. */
-export type HostileExpectation = { readonly refused: SignatureFailure } | { readonly malformed: true } | { readonly sent: true }
+/**
+ * `malformed`: 400; with `receipt`, a verified paying event whose order id or email
+ * broke a rule, stored as a `malformed` receipt with an alert. `unfulfillable`: a
+ * verified paying event that does not decode into a fulfilment: 500, stored as an
+ * `unfulfillable` receipt with an alert, no order.
+ */
+export type HostileExpectation =
+  | { readonly refused: SignatureFailure }
+  | { readonly malformed: true; readonly receipt?: true }
+  | { readonly unfulfillable: true }
+  | { readonly sent: true }
 
 /** One row of the hostile-input table. The clock stands at `now`. */
 export interface HostileCase {
@@ -125,14 +135,14 @@ export const providerConformance = (plugin: ProviderUnderTest) =>
       { name: "a validly signed body that is not UTF-8", request: sign(new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])), expected: { malformed: true } },
       { name: "a validly signed JSON value that is not an object", request: sign("42"), expected: { malformed: true } },
       { name: "a validly signed event without id or type", request: sign(`{"object":"event"}`), expected: { malformed: true } },
-      { name: "a validly signed paying event with a text amount", request: signedPaying({ amount: "19.00" }), expected: { malformed: true } },
-      { name: "a validly signed paying event with a fractional amount", request: signedPaying({ amount: 19.5 }), expected: { malformed: true } },
-      { name: "a validly signed paying event without an email", request: signedPaying({ email: undefined }), expected: { malformed: true } },
-      { name: "a validly signed paying event with a blank email", request: signedPaying({ email: "  " }), expected: { malformed: true } },
-      { name: "a validly signed paying event without an order id", request: signedPaying({ orderId: undefined }), expected: { malformed: true } },
-      { name: "an order id with CR/LF", request: signedPaying({ orderId: "ord_1\r\nBcc: mallory@example.com" }), expected: { malformed: true } },
-      { name: "an order id with a NUL", request: signedPaying({ orderId: "ord_1\u0000" }), expected: { malformed: true } },
-      { name: "an order id with a C1 control (NEL)", request: signedPaying({ orderId: "ord_\u00851" }), expected: { malformed: true } },
+      { name: "a validly signed paying event with a text amount", request: signedPaying({ amount: "19.00" }), expected: { unfulfillable: true } },
+      { name: "a validly signed paying event with a fractional amount", request: signedPaying({ amount: 19.5 }), expected: { unfulfillable: true } },
+      { name: "a validly signed paying event without an email", request: signedPaying({ email: undefined }), expected: { unfulfillable: true } },
+      { name: "a validly signed paying event with a blank email", request: signedPaying({ email: "  " }), expected: { unfulfillable: true } },
+      { name: "a validly signed paying event without an order id", request: signedPaying({ orderId: undefined }), expected: { unfulfillable: true } },
+      { name: "an order id with CR/LF", request: signedPaying({ orderId: "ord_1\r\nBcc: mallory@example.com" }), expected: { malformed: true, receipt: true } },
+      { name: "an order id with a NUL", request: signedPaying({ orderId: "ord_1\u0000" }), expected: { malformed: true, receipt: true } },
+      { name: "an order id with a C1 control (NEL)", request: signedPaying({ orderId: "ord_\u00851" }), expected: { malformed: true, receipt: true } },
       {
         name: `an order key of exactly ${MAX_ORDER_KEY_LENGTH} characters`,
         request: signedPaying({ orderId: "o".repeat(MAX_ORDER_KEY_LENGTH - plugin.name.length - 1) }),
@@ -141,12 +151,12 @@ export const providerConformance = (plugin: ProviderUnderTest) =>
       {
         name: `an order key of ${MAX_ORDER_KEY_LENGTH + 1} characters`,
         request: signedPaying({ orderId: "o".repeat(MAX_ORDER_KEY_LENGTH - plugin.name.length) }),
-        expected: { malformed: true }
+        expected: { malformed: true, receipt: true }
       },
-      { name: "an email with CR/LF", request: signedPaying({ email: "a@example.com\r\nBcc: mallory@example.com" }), expected: { malformed: true } },
-      { name: "an email with a NUL", request: signedPaying({ email: "a\u0000@example.com" }), expected: { malformed: true } },
-      { name: "an email that is not an address", request: signedPaying({ email: "not an address" }), expected: { malformed: true } },
-      { name: "an email of two addresses", request: signedPaying({ email: "a@example.com, b@example.com" }), expected: { malformed: true } },
+      { name: "an email with CR/LF", request: signedPaying({ email: "a@example.com\r\nBcc: mallory@example.com" }), expected: { malformed: true, receipt: true } },
+      { name: "an email with a NUL", request: signedPaying({ email: "a\u0000@example.com" }), expected: { malformed: true, receipt: true } },
+      { name: "an email that is not an address", request: signedPaying({ email: "not an address" }), expected: { unfulfillable: true } },
+      { name: "an email of two addresses", request: signedPaying({ email: "a@example.com, b@example.com" }), expected: { unfulfillable: true } },
       {
         name: `an email of exactly ${MAX_EMAIL_LENGTH} characters`,
         request: signedPaying({ email: `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(57)}.com` }),
@@ -155,7 +165,7 @@ export const providerConformance = (plugin: ProviderUnderTest) =>
       {
         name: `an email of ${MAX_EMAIL_LENGTH + 1} characters`,
         request: signedPaying({ email: `${"a".repeat(64)}@${"b".repeat(63)}.${"c".repeat(63)}.${"d".repeat(58)}.com` }),
-        expected: { malformed: true }
+        expected: { malformed: true, receipt: true }
       }
     ]
     if (plugin.severalSignatures) {
@@ -183,8 +193,16 @@ export const providerConformance = (plugin: ProviderUnderTest) =>
     describe("hostile inputs through the pipeline", () => {
       for (const c of [...sharedCases, ...(plugin.cases ?? [])]) {
         const expected = c.expected
-        const outcome = "sent" in expected ? "is sent" : "refused" in expected ? `is refused: ${expected.refused}` : "is malformed"
-        it.effect(`${c.name} ${outcome}${"sent" in expected ? "" : ", and nothing is stored"}`, () =>
+        const outcome = "sent" in expected
+          ? "is sent"
+          : "refused" in expected
+          ? `is refused: ${expected.refused}`
+          : "unfulfillable" in expected
+          ? "is unfulfillable (500)"
+          : "is malformed"
+        const kept = "unfulfillable" in expected || ("malformed" in expected && expected.receipt === true)
+        const stored = "sent" in expected ? "" : kept ? ", stored as a receipt with an alert, no order" : ", and nothing is stored"
+        it.effect(`${c.name} ${outcome}${stored}`, () =>
           Effect.gen(function*() {
             yield* atNow
             const request = yield* c.request
@@ -201,12 +219,23 @@ export const providerConformance = (plugin: ProviderUnderTest) =>
               const text = `${String(error)} ${JSON.stringify(error)}`
               const valid = yield* sign(request.body)
               for (const forbidden of [current, rolled, ...signatureTokens(valid)]) expect(text).not.toContain(forbidden)
+            } else if ("unfulfillable" in expected) {
+              expect(error).toMatchObject({ _tag: "Unfulfillable", provider: plugin.name })
             } else {
               expect(error).toMatchObject({ _tag: "MalformedPayload", provider: plugin.name })
             }
             const stats = yield* store.stats
             expect(stats.orders).toEqual({ pending: 0, sent: 0, failed: 0, capped: 0 })
-            expect(stats.receipts).toBe(0)
+            expect(stats.receipts).toBe(kept ? 1 : 0)
+            if (kept) {
+              const [receipt] = yield* store.receipts({ limit: 10 })
+              expect(receipt).toMatchObject({ outcome: "unfulfillable" in expected ? "unfulfillable" : "malformed", orderKey: null })
+              // The decoding error itself, as the answer carried it.
+              expect(receipt!.detail).toBe((error as { readonly detail: string }).detail)
+              expect(receipt!.detail).not.toBe("")
+              const alerts = yield* Effect.flatMap(AlertStore, (a) => a.list({ limit: 10 }))
+              expect(alerts.map((a) => a.kind)).toEqual(["unfulfillable"])
+            }
           }).pipe(Effect.provide(environment([current], c.toleranceSeconds))))
       }
     })

@@ -195,6 +195,27 @@ export const storeConformance = (name: string, makeLayer: () => Layer.Layer<Orde
       expect((yield* store.stats).receipts).toBe(2)
     }))
 
+    test("an unfulfillable receipt keeps its decoding error and object id, and is listed by outcome", Effect.gen(function*() {
+      const store = yield* OrderStore
+      yield* store.recordReceipt(new EventReceipt({ provider: "test", eventId: "evt_1", eventType: "order.paid", orderKey: "test:a", outcome: "duplicate", receivedAt: T0 }))
+      yield* store.recordReceipt(new EventReceipt({
+        provider: "stripe",
+        eventId: "evt_9",
+        eventType: "checkout.session.completed",
+        orderKey: null,
+        outcome: "unfulfillable",
+        receivedAt: T0 + 1,
+        detail: "fulfilment: the email is empty",
+        objectId: "cs_test_9"
+      }))
+      const rows = yield* store.receipts({ outcomes: ["unfulfillable", "malformed"], limit: 10 })
+      expect(rows.map((r) => [r.eventId, r.outcome, r.detail, r.objectId])).toEqual([
+        ["evt_9", "unfulfillable", "fulfilment: the email is empty", "cs_test_9"]
+      ])
+      const all = yield* store.receipts({ limit: 10 })
+      expect(all.find((r) => r.eventId === "evt_1")).toMatchObject({ detail: null, objectId: null })
+    }))
+
     test("counters and stats", Effect.gen(function*() {
       const store = yield* OrderStore
       const lease = yield* Lease

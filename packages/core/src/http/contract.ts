@@ -1,5 +1,5 @@
 import type { BodyTooLarge } from "./errors.js"
-import type { MalformedPayload, SignatureError, UnknownProvider } from "../providers/errors.js"
+import type { MalformedPayload, SignatureError, Unfulfillable, UnknownProvider } from "../providers/errors.js"
 import type { OrderConflict, StoreUnavailable } from "../orders/errors.js"
 import type { Outcome } from "../orders/outcome.js"
 
@@ -9,6 +9,7 @@ export type ReceiveError =
   | UnknownProvider
   | SignatureError
   | MalformedPayload
+  | Unfulfillable
   | OrderConflict
   | BodyTooLarge
   | StoreUnavailable
@@ -44,6 +45,18 @@ export const answerOutcome = (outcome: Outcome): ContractAnswer => {
       // A permanent rejection. 200, because the provider
       // retrying the webhook cannot help; the operator was alerted.
       return { httpStatus: 200, body: { status: "failed", orderId: outcome.orderKey } }
+    case "Held":
+      // The mail account is misconfigured: nothing was sent or counted. 503 so that
+      // the provider retries; the owner was alerted, the sweep sends once it is fixed.
+      return {
+        httpStatus: 503,
+        body: {
+          status: "unavailable",
+          orderId: outcome.orderKey,
+          reason: "mailer_misconfigured",
+          nextAttemptAt: new Date(outcome.nextAttemptAt).toISOString()
+        }
+      }
     case "Retry":
       return {
         httpStatus: 500,
@@ -61,6 +74,18 @@ export const answerError = (error: ReceiveError): ContractAnswer => {
       return { httpStatus: 401, body: { status: "unauthorized", reason: error.reason } }
     case "MalformedPayload":
       return { httpStatus: 400, body: { status: "malformed", detail: error.detail } }
+    case "Unfulfillable":
+      // Stored as a receipt, the owner alerted: 500 so that the provider keeps retrying
+      // (as for a transient error) while the owner fixes the product or the event.
+      return {
+        httpStatus: 500,
+        body: {
+          status: "unfulfillable",
+          eventId: error.eventId,
+          ...(error.objectId === null ? {} : { objectId: error.objectId }),
+          detail: error.detail
+        }
+      }
     case "OrderConflict":
       return { httpStatus: 409, body: { status: "conflict", orderId: error.orderKey } }
     case "BodyTooLarge":

@@ -1,6 +1,7 @@
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Clock, Effect, Option, Schema } from "effect"
 import { OrderStatus } from "../orders/order.js"
+import { MailerCircuit } from "../mail/circuit.js"
 import { OrderStore } from "../orders/order-store.js"
 import { AlertStore } from "../alerts/alert-store.js"
 import { sweep } from "../orders/sweep.js"
@@ -31,7 +32,14 @@ const badRequest = (error: { readonly message: string }) => Effect.succeed(json(
 
 /** The order admin routes, unguarded (not exported from the entry point). */
 export const orderRoutes = HttpRouter.empty.pipe(
-  HttpRouter.get("/admin/stats", Effect.flatMap(OrderStore, (store) => store.stats).pipe(Effect.map((s) => json(s)))),
+  HttpRouter.get(
+    "/admin/stats",
+    Effect.zipWith(
+      Effect.flatMap(OrderStore, (store) => store.stats),
+      Effect.flatMap(MailerCircuit, (circuit) => circuit.status),
+      (stats, circuit) => json({ ...stats, ...circuit })
+    )
+  ),
   HttpRouter.get(
     "/admin/orders",
     HttpServerRequest.schemaSearchParams(StatusQuery).pipe(

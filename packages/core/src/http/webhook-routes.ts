@@ -5,6 +5,7 @@ import { MalformedPayload } from "../providers/errors.js"
 import { receive } from "../orders/receive.js"
 import { answerDefect, answerError, answerOutcome, type ContractAnswer } from "./contract.js"
 import { readBodyLimited } from "./read-body.js"
+import { MailerCircuit } from "../mail/circuit.js"
 
 /** Options of `webhookRoutes`. */
 export interface WebhookRoutesOptions {
@@ -58,5 +59,13 @@ export const webhookRoutes = (options: WebhookRoutesOptions = {}) =>
       "/webhooks/:provider",
       Effect.flatMap(HttpRouter.params, (params) => handleWebhook(params.provider ?? "", options))
     ),
-    HttpRouter.get("/healthz", HttpServerResponse.unsafeJson({ status: "ok" }))
+    // Still 200 while the mailer is misconfigured (the gateway is up and stores orders:
+    // a restart would not help), but it says so: `mailer: "misconfigured"`, the error class.
+    HttpRouter.get(
+      "/healthz",
+      Effect.map(
+        Effect.flatMap(MailerCircuit, (circuit) => circuit.status),
+        (mailer) => HttpServerResponse.unsafeJson({ status: "ok", ...mailer })
+      )
+    )
   )

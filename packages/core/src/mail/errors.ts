@@ -1,6 +1,6 @@
 import { Duration, Schema } from "effect"
 
-// The three classes every mailer maps its failures into.
+// The four classes every mailer maps its failures into.
 
 /** Safe to retry: 429, 5xx, a network failure before the request was written. */
 export class Transient extends Schema.TaggedError<Transient>()("Transient", {
@@ -20,7 +20,14 @@ export class Transient extends Schema.TaggedError<Transient>()("Transient", {
 export class Rejected extends Schema.TaggedError<Rejected>()("Rejected", {
   mailer: Schema.String,
   detail: Schema.String,
-  code: Schema.optional(Schema.String)
+  code: Schema.optional(Schema.String),
+  /**
+   * The mailer says an earlier request under this idempotency key was accepted and this
+   * one differs (Resend's 409 `invalid_idempotent_request`: the From or the content
+   * changed between attempts). For an order whose earlier attempt was uncertain, the
+   * email went out: the pipeline records it sent, never `failed`.
+   */
+  keyAlreadyUsed: Schema.optional(Schema.Boolean)
 }) {
   override get message() {
     return `${this.mailer}: rejected: ${this.detail}`
@@ -37,8 +44,26 @@ export class Unknown extends Schema.TaggedError<Unknown>()("Unknown", {
   }
 }
 
+/**
+ * The mail account or the mailer's settings are wrong (a revoked or missing API key,
+ * an unverified sending domain, a wrong base URL): no order can be sent until the
+ * owner fixes it. Not the order's fault: the attempt is not counted, the order is
+ * held, and the `MailerCircuit` stops sending through this mailer until a probe
+ * succeeds.
+ */
+export class Misconfigured extends Schema.TaggedError<Misconfigured>()("Misconfigured", {
+  mailer: Schema.String,
+  detail: Schema.String,
+  /** The provider's error code (`restricted_api_key`, `E_SENDER_NOT_VERIFIED`, `http_404`). */
+  code: Schema.String
+}) {
+  override get message() {
+    return `${this.mailer}: misconfigured (${this.code}): ${this.detail}`
+  }
+}
+
 /** Every failure a mailer may answer. */
-export type MailerError = Transient | Rejected | Unknown
+export type MailerError = Transient | Rejected | Unknown | Misconfigured
 
 /** How long the mailer asked us to wait before a retry (zero when it did not). */
 export const retryAfterOf = (error: MailerError): Duration.Duration =>

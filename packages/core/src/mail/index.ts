@@ -1,11 +1,20 @@
 /**
- * @hookgate/core/mail: the `Mailer` port, the email it sends, the three classes
- * of mailer failure, the one send policy of orders and campaigns, and the
+ * @hookgate/core/mail: the `Mailer` port, the email it sends, the four classes
+ * of mailer failure, the breaker that stops sending through a misconfigured mailer, the one send policy of orders and campaigns, and the
  * idempotency keys every sender uses (fitted here, once).
  */
 export * from "./email.js"
 export * from "./errors.js"
 export * from "./mailer.js"
+export {
+  type CircuitState,
+  type CircuitStatus,
+  defaultProbeSchedule,
+  type Held,
+  MailerCircuit,
+  type MailerCircuitOptions,
+  type MailerCircuitShape
+} from "./circuit.js"
 export { type SendPolicy, sendWithPolicy } from "./send-policy.js"
 export {
   alertIdempotencyKey,

@@ -76,7 +76,7 @@ const campaignGauge = memo((key) => {
 
 export const Metrics = {
   webhook: (provider: string, outcome: string) => webhookCounter(`${provider}\u0000${outcome}`),
-  send: (outcome: "accepted" | "transient" | "rejected" | "unknown") => sendCounter(outcome),
+  send: (outcome: "accepted" | "transient" | "rejected" | "unknown" | "misconfigured") => sendCounter(outcome),
   duplicatePrevented: Metric.increment(duplicatesPrevented),
   possibleDuplicate: Metric.increment(possibleDuplicates),
   leaseLost: Metric.increment(leasesLost),

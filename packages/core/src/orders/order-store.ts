@@ -1,5 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
-import type { EventReceipt, NewOrder, Order, OrderStatus, StoreStats } from "./order.js"
+import type { EventReceipt, NewOrder, Order, OrderStatus, ReceiptOutcome, StoreStats } from "./order.js"
 import type { StoreUnavailable } from "./errors.js"
 import type { Leased } from "./lease.js"
 
@@ -30,8 +30,13 @@ export interface OrderStoreShape {
   ) => Effect.Effect<ReadonlyArray<Order>, StoreUnavailable>
   /** Keeps a verified event that did not create an order; repeats of one event id are counted. */
   readonly recordReceipt: (receipt: EventReceipt) => Effect.Effect<void, StoreUnavailable>
+  /** Newest first; by order key, and/or only the given outcomes (`unfulfillable`, `malformed`, …). */
   readonly receipts: (
-    options: { readonly orderKey?: string | undefined; readonly limit: number }
+    options: {
+      readonly orderKey?: string | undefined
+      readonly outcomes?: ReadonlyArray<ReceiptOutcome> | undefined
+      readonly limit: number
+    }
   ) => Effect.Effect<ReadonlyArray<EventReceipt & { readonly deliveries: number }>, StoreUnavailable>
   /** Counts a replay that was answered without sending. */
   readonly notePrevented: (key: string) => Effect.Effect<void, StoreUnavailable>

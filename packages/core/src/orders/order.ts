@@ -78,7 +78,18 @@ export const newLeasedOrder = (order: NewOrder, lease: { readonly token: string;
   }, true) // every field comes from an already valid NewOrder
 
 /** What a verified event that did not create an order did; `not_due` is a replay before the backoff allowed a retry. */
-export const ReceiptOutcome = Schema.Literal("ignored", "duplicate", "in_progress", "conflict", "replayed", "not_due")
+export const ReceiptOutcome = Schema.Literal(
+  "ignored",
+  "duplicate",
+  "in_progress",
+  "conflict",
+  "replayed",
+  "not_due",
+  /** A verified paying event whose fulfilment could not be decoded (answered 500: the provider retries). */
+  "unfulfillable",
+  /** A verified paying event whose order id or email broke a rule (control characters, length): 400. */
+  "malformed"
+)
 export type ReceiptOutcome = typeof ReceiptOutcome.Type
 
 /** Every verified event, kept so replays and ignored events are visible (`GET /admin/orders/:key`). */
@@ -88,7 +99,11 @@ export class EventReceipt extends Schema.Class<EventReceipt>("EventReceipt")({
   eventType: Schema.String,
   orderKey: Schema.NullOr(Schema.String),
   outcome: ReceiptOutcome,
-  receivedAt: Schema.Number
+  receivedAt: Schema.Number,
+  /** Why an `unfulfillable` or `malformed` event made no order (the decoding error). */
+  detail: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  /** The provider's object id (a Checkout Session, a Creem checkout) where it could be read. */
+  objectId: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
 }) {}
 
 /** The counts `GET /admin/stats` answers. */

@@ -16,6 +16,11 @@ export type Outcome = Data.TaggedEnum<{
   Failed: { readonly orderKey: string; readonly error: string }
   /** The send failed and was recorded; the lease is released for a later attempt. */
   Retry: { readonly orderKey: string; readonly error: string; readonly nextAttemptAt: number }
+  /**
+   * Not sent and not counted: the mailer is misconfigured (`MailerCircuit` open).
+   * The order stays pending, due again at the breaker's next probe.
+   */
+  Held: { readonly orderKey: string; readonly error: string; readonly nextAttemptAt: number }
   /** The sweep found the lease taken or the order no longer due. */
   Skipped: { readonly orderKey: string }
 }>

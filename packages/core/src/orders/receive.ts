@@ -3,6 +3,8 @@ import { fulfilmentHash } from "./fulfilment.js"
 import { EventReceipt, NewOrder, type Order, type ReceiptOutcome } from "./order.js"
 import type { VerifiedEvent, WebhookRequest } from "../providers/webhook.js"
 import { OrderConflict } from "./errors.js"
+import { type MalformedPayload, Unfulfillable } from "../providers/errors.js"
+import { makeAlert, raiseAlert } from "../alerts/raise.js"
 import { Metrics } from "../observability/metrics.js"
 import { step } from "../internal/spans.js"
 import { Lease } from "./lease.js"
@@ -12,7 +14,13 @@ import { RetryPolicy } from "./retry-policy.js"
 import { Outcome } from "./outcome.js"
 import { sendLeased } from "./send-leased.js"
 
-const recordReceipt = (event: VerifiedEvent, orderKey: string | null, outcome: ReceiptOutcome, now: number) =>
+const recordReceipt = (
+  event: VerifiedEvent,
+  orderKey: string | null,
+  outcome: ReceiptOutcome,
+  now: number,
+  failure: { readonly detail: string; readonly objectId: string | null } = { detail: "", objectId: null }
+) =>
   Effect.flatMap(OrderStore, (store) =>
     store.recordReceipt(
       new EventReceipt({
@@ -21,9 +29,40 @@ const recordReceipt = (event: VerifiedEvent, orderKey: string | null, outcome: R
         eventType: event.type,
         orderKey,
         outcome,
-        receivedAt: now
+        receivedAt: now,
+        detail: failure.detail === "" ? null : failure.detail,
+        objectId: failure.objectId
       })
     ))
+
+/**
+ * A verified paying event that could not become a fulfilment is never lost
+ * silently: a receipt with the decoding error and the provider's object id, an
+ * owner alert (once per event), an ERROR log. Rule breaks (control characters,
+ * over-long ids) stay `MalformedPayload` (400); every other failure is
+ * `Unfulfillable` (500), so the provider retries as for a transient error.
+ */
+const keepUnfulfillable = (event: VerifiedEvent) => (error: MalformedPayload) =>
+  Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    const objectId = error.objectId ?? null
+    const outcome = error.invalidInput === true ? "malformed" : "unfulfillable"
+    yield* recordReceipt(event, null, outcome, now, { detail: error.detail, objectId })
+    yield* Effect.logError("a verified paying event could not be turned into an order").pipe(
+      Effect.annotateLogs({ provider: event.provider, eventId: event.id, objectId, outcome, detail: error.detail })
+    )
+    yield* raiseAlert(makeAlert({
+      id: `unfulfillable:${event.provider}:${event.id}`,
+      kind: "unfulfillable",
+      orderKey: null,
+      message: `${event.provider} event ${event.id} (${event.type}${objectId === null ? "" : `, ${objectId}`}) ` +
+        `pays but made no order: ${error.detail}` +
+        (outcome === "malformed" ? " (answered 400: it can never be accepted)" : " (answered 500: the provider retries)")
+    }, now))
+    return yield* outcome === "malformed"
+      ? Effect.fail(error)
+      : Effect.fail(new Unfulfillable({ provider: event.provider, eventId: event.id, objectId, detail: error.detail }))
+  })
 
 const preventedDuplicate = (key: string) =>
   Effect.zipRight(Metrics.duplicatePrevented, Effect.flatMap(OrderStore, (store) => store.notePrevented(key)))
@@ -79,7 +118,10 @@ export const receive = (providerName: string, request: WebhookRequest) =>
   Effect.gen(function*() {
     const provider = yield* Effect.flatMap(Providers, (providers) => providers.get(providerName))
     const event = yield* provider.verify(request).pipe(step("verify"))
-    const fulfilment = yield* provider.fulfilment(event).pipe(step("decode"))
+    const fulfilment = yield* provider.fulfilment(event).pipe(
+      Effect.catchTag("MalformedPayload", keepUnfulfillable(event)),
+      step("decode")
+    )
     const now = yield* Clock.currentTimeMillis
     if (Option.isNone(fulfilment)) {
       yield* recordReceipt(event, null, "ignored", now)

@@ -1,6 +1,7 @@
 import { Cause, Clock, Duration, Effect, Exit, Option } from "effect"
-import type { SendReceipt } from "../mail/email.js"
-import { type MailerError, Rejected, retryAfterOf, Unknown } from "../mail/errors.js"
+import { SendReceipt } from "../mail/email.js"
+import { type MailerError, type Misconfigured, Rejected, retryAfterOf, Unknown } from "../mail/errors.js"
+import { MailerCircuit } from "../mail/circuit.js"
 import { boundSend, retryTransient } from "../mail/send-policy.js"
 import { Metrics } from "../observability/metrics.js"
 import { step } from "../internal/spans.js"
@@ -16,17 +17,26 @@ import { Outcome } from "./outcome.js"
 // Each branch answers the whole Outcome union, not the narrow tag it builds.
 const widen = (outcome: Outcome): Outcome => outcome
 
-const sendOutcome = { Transient: "transient", Rejected: "rejected", Unknown: "unknown" } as const
+const sendOutcome = {
+  Transient: "transient",
+  Rejected: "rejected",
+  Unknown: "unknown",
+  Misconfigured: "misconfigured"
+} as const
 
 /**
  * Holding a lease: render, send with the order's idempotency key under the
  * send policy shared with campaigns (`mail/send-policy.ts`: `Transient` retried
  * in-request honouring `retry-after`, the whole bounded), then record the
- * result under the token.
+ * result under the token. While the `MailerCircuit` is open (the mailer is
+ * misconfigured) nothing is sent: the order is held, its attempt not counted.
  */
 export const sendLeased = (leased: Leased) =>
   Effect.gen(function*() {
     const mailer = yield* Mailer
+    const circuit = yield* MailerCircuit
+    const held = yield* circuit.admit
+    if (Option.isSome(held)) return yield* recordHeld(leased, held.value.error, held.value.nextProbeAt)
     const renderer = yield* Renderer
     const policy = yield* RetryPolicy
     const idempotencyKey = orderIdempotencyKey(leased.order.key)
@@ -49,8 +59,8 @@ export const sendLeased = (leased: Leased) =>
     return yield* Effect.uninterruptibleMask((restore) =>
       Effect.flatMap(Effect.exit(restore(attempt)), (exit) =>
         Exit.isSuccess(exit)
-          ? recordSent(leased, exit.value, mailer.honoursIdempotencyKeys)
-          : recordFailure(leased, failureOf(exit.cause, mailer.name)))
+          ? Effect.zipRight(closeCircuit(circuit.close, mailer.name), recordSent(leased, exit.value, mailer.honoursIdempotencyKeys))
+          : recordFailure(leased, failureOf(exit.cause, mailer.name), mailer))
     )
   })
 
@@ -63,6 +73,68 @@ const failureOf = (cause: Cause.Cause<MailerError>, mailer: string): MailerError
         detail: Cause.isInterruptedOnly(cause) ? "the send was interrupted" : "the mailer failed unexpectedly"
       })
   )
+
+const closeCircuit = (close: Effect.Effect<boolean>, mailer: string) =>
+  Effect.flatMap(close, (wasOpen) =>
+    wasOpen
+      ? Effect.logWarning("the mailer accepts sends again: held orders go out with the sweep").pipe(
+        Effect.annotateLogs({ mailer })
+      )
+      : Effect.void)
+
+/**
+ * A `Misconfigured` answer: the account, not the order, is at fault. The breaker
+ * opens; the owner hears of it through a log at ERROR and a stored alert (which
+ * the email alerter refuses: it would go through this very mailer).
+ */
+const tripCircuit = (error: Misconfigured) =>
+  Effect.gen(function*() {
+    const circuit = yield* MailerCircuit
+    const tripped = yield* circuit.trip(error)
+    if (tripped.opened) {
+      const now = yield* Clock.currentTimeMillis
+      yield* Effect.logError("the mailer is misconfigured: sending stops until a probe succeeds").pipe(
+        Effect.annotateLogs({
+          mailer: error.mailer,
+          errorClass: error._tag,
+          code: error.code,
+          detail: error.detail,
+          nextProbeAt: new Date(tripped.nextProbeAt).toISOString()
+        })
+      )
+      const day = new Date(now).toISOString().slice(0, 10)
+      yield* raiseAlert(makeAlert({
+        id: `mailer_misconfigured:${error.mailer}:${error.code}:${day}`,
+        kind: "mailer_misconfigured",
+        orderKey: null,
+        message: `${error.message}. Orders are held (not counted) and sent once a probe succeeds; ` +
+          "fix the mailer's settings (API key, sending domain, base URL)"
+      }, now))
+    }
+    return tripped.nextProbeAt
+  })
+
+/** Gives the lease back with the attempt not counted, due again at the breaker's next probe. */
+const recordHeld = (leased: Leased, error: Misconfigured, nextAttemptAt: number) =>
+  Effect.gen(function*() {
+    const lease = yield* Lease
+    const key = leased.order.key
+    const now = yield* Clock.currentTimeMillis
+    const released = yield* lease.release(key, leased.token, {
+      now,
+      error: error.message,
+      attempts: leased.order.attempts,
+      status: "pending",
+      nextAttemptAt,
+      uncertain: false,
+      alert: Option.none()
+    })
+    if (!released) {
+      yield* noteLeaseLost(key)
+      return widen(Outcome.InProgress({ orderKey: key }))
+    }
+    return widen(Outcome.Held({ orderKey: key, error: error.message, nextAttemptAt }))
+  }).pipe(step("record_held"))
 
 const noteLeaseLost = (key: string) =>
   Effect.gen(function*() {
@@ -97,7 +169,29 @@ const recordSent = (leased: Leased, receipt: SendReceipt, mailerHonoursKeys: boo
     return widen(Outcome.Sent({ orderKey: key, messageId: receipt.messageId }))
   }).pipe(step("record_sent"))
 
-const recordFailure = (leased: Leased, error: MailerError) =>
+const recordFailure = (leased: Leased, error: MailerError, mailer: { readonly honoursIdempotencyKeys: boolean }) =>
+  error._tag === "Misconfigured"
+    ? Effect.flatMap(tripCircuit(error), (nextProbeAt) => recordHeld(leased, error, nextProbeAt))
+    : error._tag === "Rejected" && error.keyAlreadyUsed === true && leased.order.uncertain
+    ? recordSentEarlier(leased, error, mailer.honoursIdempotencyKeys)
+    : recordCountedFailure(leased, error)
+
+/**
+ * The earlier, uncertain attempt was accepted: the mailer refuses this one only because
+ * its payload differs under the same key (`HOOKGATE_FROM` or the template changed in
+ * between). The buyer has the email, so the order is sent (it stays flagged uncertain),
+ * never `failed`.
+ */
+const recordSentEarlier = (leased: Leased, error: Rejected, mailerHonoursKeys: boolean) =>
+  Effect.gen(function*() {
+    yield* Effect.logWarning("an earlier uncertain attempt was accepted; this one differed (From or content changed)")
+      .pipe(Effect.annotateLogs({ orderKey: leased.order.key, detail: error.detail }))
+    const now = yield* Clock.currentTimeMillis
+    const receipt = new SendReceipt({ mailer: error.mailer, messageId: "(accepted by an earlier attempt)", acceptedAt: now })
+    return yield* recordSent(leased, receipt, mailerHonoursKeys)
+  })
+
+const recordCountedFailure = (leased: Leased, error: Exclude<MailerError, Misconfigured>) =>
   Effect.gen(function*() {
     const lease = yield* Lease
     const policy = yield* RetryPolicy

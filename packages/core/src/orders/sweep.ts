@@ -3,6 +3,7 @@ import { OrderStore } from "./order-store.js"
 import { RetryPolicy } from "./retry-policy.js"
 import { deliver } from "./deliver.js"
 import { step } from "../internal/spans.js"
+import { MailerCircuit } from "../mail/circuit.js"
 
 /** What one sweep did (`POST /admin/sweep` answers it). */
 export class SweepReport extends Schema.Class<SweepReport>("SweepReport")({
@@ -13,6 +14,8 @@ export class SweepReport extends Schema.Class<SweepReport>("SweepReport")({
   failed: Schema.Int,
   /** Orders that reached the cap in this sweep. */
   capped: Schema.Int,
+  /** Orders held, not counted, because the mailer is misconfigured (`MailerCircuit` open). */
+  held: Schema.Int,
   /** Orders another sender leased first, or that could not be read. */
   skipped: Schema.Int
 }) {}
@@ -31,7 +34,13 @@ export interface SweepOptions {
   readonly budget?: Duration.DurationInput
 }
 
-type Tally = { readonly scanned: number; readonly sent: number; readonly failed: number; readonly capped: number }
+type Tally = {
+  readonly scanned: number
+  readonly sent: number
+  readonly failed: number
+  readonly capped: number
+  readonly held: number
+}
 
 /** One run of the retry sweep: every due order gets one delivery attempt under a lease. */
 export const sweep = (options: SweepOptions = {}) =>
@@ -45,10 +54,12 @@ export const sweep = (options: SweepOptions = {}) =>
     // already due again stays due: it is passed over for the rest of this run, so each
     // order gets at most one attempt per run. Every other tried order is no longer due.
     const passedOver = new Set<string>()
-    let tally: Tally = { scanned: 0, sent: 0, failed: 0, capped: 0 }
+    const circuit = yield* MailerCircuit
+    let tally: Tally = { scanned: 0, sent: 0, failed: 0, capped: 0, held: 0 }
     while (true) {
       const now = yield* Clock.currentTimeMillis
-      if (now >= deadline) break
+      // A misconfigured mailer: nothing to try until the breaker's next probe.
+      if (now >= deadline || (yield* circuit.holding)) break
       const requested = limit + passedOver.size
       const page = yield* store.due(now, { limit: requested, maxAttempts: policy.maxAttempts })
       const keys = page.filter((key) => !passedOver.has(key)).slice(0, limit)
@@ -75,11 +86,12 @@ export const sweep = (options: SweepOptions = {}) =>
         scanned: tally.scanned + keys.length,
         sent: tally.sent + count(["Sent"]),
         failed: tally.failed + count(["Retry", "Failed"]),
-        capped: tally.capped + count(["Capped"])
+        capped: tally.capped + count(["Capped"]),
+        held: tally.held + count(["Held"])
       }
       if (page.length < requested) break
     }
-    return new SweepReport({ ...tally, skipped: tally.scanned - tally.sent - tally.failed - tally.capped })
+    return new SweepReport({ ...tally, skipped: tally.scanned - tally.sent - tally.failed - tally.capped - tally.held })
   }).pipe(step("sweep"))
 
 /** Sweeps forever on the policy's cadence; a failed sweep is logged and the next one runs. */

@@ -35,9 +35,34 @@ export class SignatureError extends Schema.TaggedError<SignatureError>()("Signat
 /** A verified body that is not UTF-8 JSON, or does not decode to an event or a valid fulfilment (400). */
 export class MalformedPayload extends Schema.TaggedError<MalformedPayload>()("MalformedPayload", {
   provider: Schema.String,
-  detail: Schema.String
+  detail: Schema.String,
+  /** The provider's object id, where the payload let it be read (set by `fulfilOn`). */
+  objectId: Schema.optional(Schema.String),
+  /**
+   * A decoded order id or email broke a rule (a control character, over-long): the
+   * event can never become an order, so it stays 400 (still stored as a receipt).
+   * Any other fulfilment failure of a verified paying event is `Unfulfillable` (500).
+   */
+  invalidInput: Schema.optional(Schema.Boolean)
 }) {
   override get message() {
     return `${this.provider} payload is malformed: ${this.detail}`
+  }
+}
+
+/**
+ * A verified paying event whose fulfilment could not be decoded (a paid session
+ * without an email, say). Stored as an `unfulfillable` receipt with an owner alert,
+ * and answered 500 `unfulfillable` so that the provider keeps retrying, as for a
+ * transient error, while the owner looks.
+ */
+export class Unfulfillable extends Schema.TaggedError<Unfulfillable>()("Unfulfillable", {
+  provider: Schema.String,
+  eventId: Schema.String,
+  objectId: Schema.NullOr(Schema.String),
+  detail: Schema.String
+}) {
+  override get message() {
+    return `${this.provider} event ${this.eventId} pays but cannot be fulfilled: ${this.detail}`
   }
 }

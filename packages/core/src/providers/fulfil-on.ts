@@ -34,6 +34,21 @@ export interface FulfilOnOptions<A, I, P = never, PI = never> {
   readonly schema: Schema.Schema<A, I>
   /** The order the decoded event pays for, or `null` when this one does not pay (a status still pending, say). */
   readonly fulfilment: (decoded: A, event: VerifiedEvent) => FulfilmentFields | null
+  /**
+   * Where the provider's object id sits in the payload (`["data", "object", "id"]`),
+   * read leniently so that an event that fails to decode can still be traced.
+   */
+  readonly objectIdAt?: ReadonlyArray<string>
+}
+
+/** The string at `path` in `payload`, or undefined. */
+const stringAt = (payload: unknown, path: ReadonlyArray<string>): string | undefined => {
+  let current: unknown = payload
+  for (const key of path) {
+    if (typeof current !== "object" || current === null) return undefined
+    current = (current as Record<string, unknown>)[key]
+  }
+  return typeof current === "string" ? current : undefined
 }
 
 /** The longest order key (`<provider>:<order id>`) a provider may hand the store. */
@@ -50,20 +65,28 @@ const LABEL = "[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?"
 const ADDR_SPEC = new RegExp(`^${ATEXT}+(?:\\.${ATEXT}+)*@${LABEL}(?:\\.${LABEL})*$`, "u")
 const MAX_LOCAL_PART = 64
 
+/** A reason a fulfilment cannot enter the store; `invalidInput` for a rule no retry can change. */
+interface Problem {
+  readonly detail: string
+  readonly invalidInput: boolean
+}
+const invalid = (detail: string): Problem => ({ detail, invalidInput: true })
+const missing = (detail: string): Problem => ({ detail, invalidInput: false })
+
 /** Why an order id cannot enter the store, or undefined when it can. */
-const orderIdProblem = (orderKey: string, orderId: string): string | undefined => {
-  if (orderId.trim() === "") return "the order id is empty"
-  if (CONTROL.test(orderId)) return "the order id holds a control character"
-  if (orderKey.length > MAX_ORDER_KEY_LENGTH) return `the order key is longer than ${MAX_ORDER_KEY_LENGTH} characters`
+const orderIdProblem = (orderKey: string, orderId: string): Problem | undefined => {
+  if (orderId.trim() === "") return missing("the order id is empty")
+  if (CONTROL.test(orderId)) return invalid("the order id holds a control character")
+  if (orderKey.length > MAX_ORDER_KEY_LENGTH) return invalid(`the order key is longer than ${MAX_ORDER_KEY_LENGTH} characters`)
   return undefined
 }
 
 /** Why an email cannot be sent to, or undefined when it can. */
-const emailProblem = (email: string): string | undefined => {
-  if (email === "") return "the email is empty"
-  if (CONTROL.test(email)) return "the email holds a control character"
-  if (email.length > MAX_EMAIL_LENGTH) return `the email is longer than ${MAX_EMAIL_LENGTH} characters`
-  if (!ADDR_SPEC.test(email) || email.indexOf("@") > MAX_LOCAL_PART) return "the email is not an address (local@domain)"
+const emailProblem = (email: string): Problem | undefined => {
+  if (email === "") return missing("the email is empty")
+  if (CONTROL.test(email)) return invalid("the email holds a control character")
+  if (email.length > MAX_EMAIL_LENGTH) return invalid(`the email is longer than ${MAX_EMAIL_LENGTH} characters`)
+  if (!ADDR_SPEC.test(email) || email.indexOf("@") > MAX_LOCAL_PART) return missing("the email is not an address (local@domain)")
   return undefined
 }
 
@@ -76,7 +99,10 @@ const decodeFulfilment = Schema.decodeUnknown(Fulfilment)
  * A paying payload that does not decode, or a mapping that yields an invalid
  * fulfilment (an empty or control-laden order id, an order key over 200
  * characters, an email that is not an address of at most 254 characters, a
- * fractional amount), is `MalformedPayload` (400), so nothing is stored.
+ * fractional amount), is `MalformedPayload` with the provider's object id where
+ * `objectIdAt` finds it; a control character or an over-long id or email is
+ * flagged `invalidInput` (400). `receive` stores either as a receipt with an alert
+ * and answers every other one 500 `unfulfillable`, so the provider retries.
  * The email is trimmed; the order key is `<provider>:<orderId>`.
  */
 export const fulfilOn = <A, I, P = never, PI = never>(options: FulfilOnOptions<A, I, P, PI>) => {
@@ -88,7 +114,14 @@ export const fulfilOn = <A, I, P = never, PI = never>(options: FulfilOnOptions<A
 
   return (event: VerifiedEvent): Effect.Effect<Option.Option<Fulfilment>, MalformedPayload> => {
     if (!types.has(event.type)) return Effect.succeedNone
-    const malformed = (detail: string) => new MalformedPayload({ provider: event.provider, detail })
+    const objectId = options.objectIdAt === undefined ? undefined : stringAt(event.payload, options.objectIdAt)
+    const malformed = (detail: string, invalidInput = false) =>
+      new MalformedPayload({
+        provider: event.provider,
+        detail,
+        ...(objectId === undefined ? {} : { objectId }),
+        ...(invalidInput ? { invalidInput } : {})
+      })
     const undecodable = (what: string) => (error: ParseResult.ParseError) => malformed(`${what}: ${describeParseError(error)}`)
     return Effect.gen(function*() {
       if (pending !== undefined && decodeState !== undefined && mayPend.has(event.type)) {
@@ -101,7 +134,7 @@ export const fulfilOn = <A, I, P = never, PI = never>(options: FulfilOnOptions<A
       const orderKey = `${event.provider}:${fields.orderId}`
       const email = fields.email.trim()
       const problem = orderIdProblem(orderKey, fields.orderId) ?? emailProblem(email)
-      if (problem !== undefined) return yield* malformed(`fulfilment: ${problem}`)
+      if (problem !== undefined) return yield* malformed(`fulfilment: ${problem.detail}`, problem.invalidInput)
       const fulfilment = yield* Effect.mapError(
         decodeFulfilment({
           orderKey,

@@ -65,10 +65,11 @@ export const makeMemoryStore = () => {
           deliveries: (seen?.deliveries ?? 0) + 1
         } as EventReceipt & { deliveries: number })
       }),
-    receipts: ({ limit, orderKey }) =>
+    receipts: ({ limit, orderKey, outcomes }) =>
       Effect.sync(() =>
         Array.from(receipts.values())
           .filter((r) => orderKey === undefined || r.orderKey === orderKey)
+          .filter((r) => outcomes === undefined || outcomes.includes(r.outcome))
           .slice(0, limit)
       ),
     notePrevented: (key) =>

@@ -4,6 +4,7 @@ import type { Lease } from "../orders/lease.js"
 import type { OrderStore } from "../orders/order-store.js"
 import { Providers, type WebhookProvider } from "../providers/providers.js"
 import { RetryPolicy, type RetryPolicyOptions } from "../orders/retry-policy.js"
+import { MailerCircuit, type MailerCircuitOptions } from "../mail/circuit.js"
 import { RecordingAlerter } from "./recording-alerter.js"
 import { layerTestRenderer } from "./renderer.js"
 import { ScriptedMailer, type ScriptedMailerOptions } from "./scripted-mailer.js"
@@ -17,11 +18,14 @@ export interface TestPipelineOptions<E, R> {
   readonly alerterFails?: boolean
   /** In-request retries run without delay unless given, so tests need not drive the clock through them. */
   readonly policy?: RetryPolicyOptions
+  /** The mailer breaker's options (it probes every 30 s, doubling, by default). */
+  readonly circuit?: MailerCircuitOptions
 }
 
 /**
  * Everything `receive`, `deliver` and `sweep` need, for a test: the given store
- * and providers, the scripted mailer, the recording alerter, the test renderer.
+ * and providers, the scripted mailer (behind its `MailerCircuit`), the recording
+ * alerter, the test renderer.
  */
 export const layerTestPipeline = <E, R>(options: TestPipelineOptions<E, R>) =>
   Layer.mergeAll(
@@ -30,7 +34,8 @@ export const layerTestPipeline = <E, R>(options: TestPipelineOptions<E, R>) =>
     RecordingAlerter.layer({ failing: options.alerterFails ?? false }),
     layerTestRenderer,
     RetryPolicy.layer({ inRequestBase: 0, ...options.policy }),
-    Providers.layer(...options.providers)
+    Providers.layer(...options.providers),
+    MailerCircuit.layer(options.circuit)
   )
 
 /** The typed failure of an effect that must fail, for asserting its tag and fields. */

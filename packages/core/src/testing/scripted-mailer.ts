@@ -1,6 +1,6 @@
 import { Context, Data, Duration, Effect, Layer, Ref } from "effect"
 import { type OutgoingEmail, SendReceipt } from "../mail/email.js"
-import { type MailerError, Rejected, Transient, Unknown } from "../mail/errors.js"
+import { type MailerError, Misconfigured, Rejected, Transient, Unknown } from "../mail/errors.js"
 import { Mailer, type MailerShape } from "../mail/mailer.js"
 
 /** What the scripted mailer does on one call. */
@@ -8,6 +8,8 @@ export type MailerStep = Data.TaggedEnum<{
   Succeed: {}
   Transient: { readonly retryAfter?: Duration.DurationInput; readonly alert?: boolean }
   Rejected: { readonly detail: string }
+  /** The account is misconfigured (a revoked key, an unverified domain): nothing is sent. */
+  Misconfigured: { readonly code: string }
   /** The provider accepted the email (the buyer gets it), then the answer was lost. */
   AcceptedThenUnknown: {}
   /** Waits (on Effect's Clock, so TestClock drives it), then behaves as `then`. */
@@ -20,6 +22,7 @@ export const MailerSteps = {
   transient: (options: { readonly retryAfter?: Duration.DurationInput; readonly alert?: boolean } = {}) =>
     Step.Transient(options),
   rejected: (detail = "invalid recipient") => Step.Rejected({ detail }),
+  misconfigured: (code = "restricted_api_key") => Step.Misconfigured({ code }),
   acceptedThenUnknown: Step.AcceptedThenUnknown(),
   slow: (duration: Duration.DurationInput, then: MailerStep = Step.Succeed()) => Step.Slow({ duration, then })
 }
@@ -86,6 +89,8 @@ export const makeScriptedMailer = (options: ScriptedMailerOptions = {}) =>
             })
           ),
         Rejected: ({ detail }) => Effect.fail(new Rejected({ mailer: name, detail })),
+        Misconfigured: ({ code }) =>
+          Effect.fail(new Misconfigured({ mailer: name, code, detail: "scripted account error" })),
         AcceptedThenUnknown: () =>
           Effect.zipRight(accept(email, key), Effect.fail(new Unknown({ mailer: name, detail: "connection dropped" }))),
         Slow: ({ duration, then }) => Effect.zipRight(Effect.sleep(duration), run(then, email, key))

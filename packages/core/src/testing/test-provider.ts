@@ -27,7 +27,8 @@ export type TestPaidOrder = typeof PaidOrder.Encoded
 const testFulfilment = fulfilOn({
   types: ["order.paid"],
   schema: Schema.Struct({ data: PaidOrder }),
-  fulfilment: ({ data }) => data
+  fulfilment: ({ data }) => data,
+  objectIdAt: ["data", "orderId"]
 })
 
 /** The test provider, its key imported once; one secret or several (newest first). */

@@ -1,4 +1,4 @@
-import { type MailerError, Rejected, Transient, Unknown } from "@hookgate/core/mail"
+import { type MailerError, Misconfigured, Rejected, Transient, Unknown } from "@hookgate/core/mail"
 import type { Duration } from "effect"
 
 export interface ClassifyOptions {
@@ -7,9 +7,14 @@ export interface ClassifyOptions {
   readonly quotaRetryAfter: Duration.Duration
 }
 
+/**
+ * Codes about the account, not the email: the sending domain is not verified
+ * (or its sender not allowed). No order can be sent until the owner fixes it.
+ */
+const MISCONFIGURED = new Set(["E_SENDER_NOT_VERIFIED"])
+
 /** Codes that say this email will never be accepted as it is. */
 const REJECTED = new Set([
-  "E_SENDER_NOT_VERIFIED",
   "E_RECIPIENT_NOT_ALLOWED",
   "E_RECIPIENT_SUPPRESSED",
   "E_VALIDATION_ERROR",
@@ -43,7 +48,8 @@ const codeOf = (error: unknown) =>
  * What the binding threw, once the call began:
  * - `E_RATE_LIMIT_EXCEEDED`: `Transient`;
  * - `E_DAILY_LIMIT_EXCEEDED`: `Transient`, at least `quotaRetryAfter`, and the owner is alerted;
- * - the permanent codes (sender, recipient, suppression, validation, headers, size): `Rejected`;
+ * - `E_SENDER_NOT_VERIFIED` (and the runtime's "email from … not allowed"): `Misconfigured`;
+ * - the permanent codes (recipient, suppression, validation, headers, size): `Rejected`;
  * - anything else (`E_DELIVERY_FAILED`, `E_INTERNAL_SERVER_ERROR`, an unknown error): `Unknown`,
  *   since the email may have been accepted before the failure.
  */
@@ -56,10 +62,15 @@ export const classifyThrown = (error: unknown, options: ClassifyOptions): Mailer
   if (code === "E_DAILY_LIMIT_EXCEEDED") {
     return new Transient({ mailer, detail, retryAfter: options.quotaRetryAfter, alert: true })
   }
+  if (code !== undefined && MISCONFIGURED.has(code)) return new Misconfigured({ mailer, detail, code })
   if (code !== undefined && REJECTED.has(code)) return new Rejected({ mailer, detail, code })
   if (code === undefined) {
     const known = REJECTED_MESSAGES.find(([pattern]) => pattern.test(message))
-    if (known !== undefined) return new Rejected({ mailer, detail, code: known[1] })
+    if (known !== undefined) {
+      return MISCONFIGURED.has(known[1])
+        ? new Misconfigured({ mailer, detail, code: known[1] })
+        : new Rejected({ mailer, detail, code: known[1] })
+    }
   }
   return new Unknown({ mailer, detail })
 }

@@ -1,4 +1,4 @@
-import { type MailerError, Rejected, Transient, Unknown } from "@hookgate/core/mail"
+import { type MailerError, Misconfigured, Rejected, Transient, Unknown } from "@hookgate/core/mail"
 import { Duration, Option } from "effect"
 import type { ResendErrorBody } from "./schemas.js"
 
@@ -16,6 +16,9 @@ export interface ClassifyOptions {
   /** The least delay after a daily or monthly quota error. */
   readonly quotaRetryAfter: Duration.Duration
 }
+
+/** Answers about the account or the settings, whatever the email: no send can succeed until they are fixed. */
+const ACCOUNT_STATUSES = new Set([401, 403, 404])
 
 const QUOTA_ERRORS = new Set(["daily_quota_exceeded", "monthly_quota_exceeded"])
 
@@ -35,11 +38,16 @@ const withRetryAfter = (retryAfter: Option.Option<Duration.Duration>) =>
   Option.match(retryAfter, { onNone: () => ({}), onSome: (duration) => ({ retryAfter: duration }) })
 
 /**
- * Resend's status and error `name` into the core's three classes:
+ * Resend's status and error `name` into the core's four classes:
  * - 429 and 5xx: `Transient`, honouring `retry-after`;
  * - daily or monthly quota: `Transient`, at least `quotaRetryAfter`, and the owner is alerted;
  * - 409 `concurrent_idempotent_requests`: `Transient` (the first request under the key is still running);
- * - every other 4xx (including 409 `invalid_idempotent_request`): `Rejected`, with Resend's message;
+ * - 401 (`missing_api_key`, `restricted_api_key`), 403 (`invalid_api_key`, a `validation_error`
+ *   for an unverified domain or a test-only account) and 404 (a wrong base URL: `/emails` always
+ *   exists): `Misconfigured`, the account's fault, not the order's;
+ * - 409 `invalid_idempotent_request`: `Rejected` with `keyAlreadyUsed` (an earlier request under the
+ *   key was accepted; an order whose earlier attempt was uncertain is then recorded sent);
+ * - every other 4xx: `Rejected`, with Resend's message;
  * - anything else (1xx, 3xx): `Unknown`.
  */
 export const classifyAnswer = (answer: ErrorAnswer, options: ClassifyOptions): MailerError => {
@@ -59,6 +67,12 @@ export const classifyAnswer = (answer: ErrorAnswer, options: ClassifyOptions): M
       detail,
       retryAfter: Option.getOrElse(answer.retryAfter, () => CONCURRENT_RETRY_AFTER)
     })
+  }
+  if (ACCOUNT_STATUSES.has(answer.status)) {
+    return new Misconfigured({ mailer, detail, code: name ?? `http_${answer.status}` })
+  }
+  if (answer.status === 409 && name === "invalid_idempotent_request") {
+    return new Rejected({ mailer, detail, code: name, keyAlreadyUsed: true })
   }
   if (answer.status >= 400) {
     return new Rejected({ mailer, detail, code: name ?? `http_${answer.status}` })

@@ -3,7 +3,7 @@ import { OrderStore } from "@hookgate/core"
 import { Clock, Console, Duration, Effect, Option } from "effect"
 import { GatewayConfig } from "../config/gateway-config.js"
 import { withStore } from "./context.js"
-import { describeAttempts, printOrders } from "./print.js"
+import { describeAttempts, printOrders, printUnfulfilled } from "./print.js"
 import { OperatorRefusal } from "./refusal.js"
 
 const key = Args.text({ name: "key" }).pipe(Args.withDescription("the order key, e.g. stripe:cs_test_…"))
@@ -15,9 +15,27 @@ const list = Command.make(
     limit: Options.integer("limit").pipe(Options.withDefault(50))
   },
   ({ limit, status }) =>
-    withStore("orders list")(Effect.flatMap(OrderStore, (store) => store.list({ limit, status: Option.getOrUndefined(status) })))
-      .pipe(Effect.flatMap(printOrders))
-).pipe(Command.withDescription("list orders, newest first"))
+    withStore("orders list")(Effect.gen(function*() {
+      const store = yield* OrderStore
+      yield* printOrders(yield* store.list({ limit, status: Option.getOrUndefined(status) }))
+      const unfulfilled = yield* store.receipts({ outcomes: UNFULFILLED, limit: 1000 })
+      if (unfulfilled.length > 0) {
+        yield* Console.log(
+          `\n${unfulfilled.length} paid event(s) made no order (not decodable): see \`hookgate orders unfulfillable\``
+        )
+      }
+    }))
+).pipe(Command.withDescription("list orders, newest first (and say if paid events made no order)"))
+
+const UNFULFILLED = ["unfulfillable", "malformed"] as const
+
+const unfulfillable = Command.make(
+  "unfulfillable",
+  { limit: Options.integer("limit").pipe(Options.withDefault(50)) },
+  ({ limit }) =>
+    withStore("orders unfulfillable")(Effect.flatMap(OrderStore, (store) => store.receipts({ outcomes: UNFULFILLED, limit })))
+      .pipe(Effect.flatMap(printUnfulfilled))
+).pipe(Command.withDescription("list verified paid events that could not become an order, with the decoding error"))
 
 const show = Command.make("show", { key }, ({ key }) =>
   withStore("orders show")(Effect.gen(function*() {
@@ -55,5 +73,5 @@ const retry = Command.make(
 
 export const ordersCommand = Command.make("orders").pipe(
   Command.withDescription("inspect and retry orders"),
-  Command.withSubcommands([list, show, retry])
+  Command.withSubcommands([list, show, retry, unfulfillable])
 )

@@ -1,4 +1,4 @@
-import type { Order, SweepReport } from "@hookgate/core"
+import type { EventReceipt, Order, SweepReport } from "@hookgate/core"
 import type { Alert } from "@hookgate/core/alerts"
 import { Console } from "effect"
 
@@ -22,6 +22,17 @@ export const printOrders = (orders: ReadonlyArray<Order>) =>
       )
   )
 
+/** Verified paying events that made no order (`unfulfillable`, `malformed`), with why. */
+export const printUnfulfilled = (receipts: ReadonlyArray<EventReceipt>) =>
+  Console.log(
+    receipts.length === 0
+      ? "no paid events without an order"
+      : table(
+        ["received", "provider", "event", "object", "outcome", "error"],
+        receipts.map((r) => [time(r.receivedAt), r.provider, r.eventId, r.objectId ?? "-", r.outcome, clip(r.detail, 80)])
+      )
+  )
+
 export const printAlerts = (alerts: ReadonlyArray<Alert>) =>
   Console.log(
     alerts.length === 0
@@ -39,11 +50,12 @@ export const printAlerts = (alerts: ReadonlyArray<Alert>) =>
   )
 
 export const printReport = (report: SweepReport) =>
-  Console.log(table(["scanned", "sent", "failed", "capped", "skipped"], [[
+  Console.log(table(["scanned", "sent", "failed", "capped", "held", "skipped"], [[
     String(report.scanned),
     String(report.sent),
     String(report.failed),
     String(report.capped),
+    String(report.held),
     String(report.skipped)
   ]]))
 

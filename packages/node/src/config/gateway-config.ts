@@ -67,6 +67,15 @@ const settings = Config.all({
   shutdownGrace: Config.duration("HOOKGATE_SHUTDOWN_GRACE").pipe(Config.withDefault(Duration.seconds(10))),
   /** How often an idle gateway looks for running campaigns with batches to send (started from the CLI, or before a restart). */
   campaignPoll: positiveDuration("HOOKGATE_CAMPAIGN_POLL", "5 seconds"),
+  /**
+   * How often a misconfigured mailer (revoked key, unverified domain, wrong base URL)
+   * is probed again; unset: 30 seconds, doubling, at most 10 minutes.
+   */
+  mailerProbeEvery: Config.option(
+    Config.duration("HOOKGATE_MAILER_PROBE_EVERY").pipe(
+      Config.validate({ message: POSITIVE, validation: (d) => Duration.isFinite(d) && Duration.greaterThan(d, Duration.zero) })
+    )
+  ),
   /** `json` (one object per line, the default) or `pretty` (for a human at a terminal). */
   logFormat: Config.literal("json", "pretty")("HOOKGATE_LOG_FORMAT").pipe(Config.withDefault("json" as const)),
   /** The retry settings (lease, sweep cadence, cap, send timeout), validated as `RetryPolicy.layerConfig` does. */
