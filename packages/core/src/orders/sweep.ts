@@ -3,6 +3,7 @@ import { OrderStore } from "./order-store.js"
 import { RetryPolicy } from "./retry-policy.js"
 import { deliver } from "./deliver.js"
 import { step } from "../internal/spans.js"
+import { retryDueAlerts } from "../alerts/retry-due.js"
 
 /** What one sweep did (`POST /admin/sweep` answers it). */
 export class SweepReport extends Schema.Class<SweepReport>("SweepReport")({
@@ -14,7 +15,11 @@ export class SweepReport extends Schema.Class<SweepReport>("SweepReport")({
   /** Orders that reached the cap in this sweep. */
   capped: Schema.Int,
   /** Orders another sender leased first, or that could not be read. */
-  skipped: Schema.Int
+  skipped: Schema.Int,
+  /** Stored alerts whose failed delivery was attempted again (their backoff had passed). */
+  alertsAttempted: Schema.Int,
+  /** Of those, delivered this time. */
+  alertsDelivered: Schema.Int
 }) {}
 
 /** Bounds of one sweep. */
@@ -33,7 +38,10 @@ export interface SweepOptions {
 
 type Tally = { readonly scanned: number; readonly sent: number; readonly failed: number; readonly capped: number }
 
-/** One run of the retry sweep: every due order gets one delivery attempt under a lease. */
+/**
+ * One run of the retry sweep: every due order gets one delivery attempt under a lease;
+ * then every stored alert whose delivery failed and is due again gets one more attempt.
+ */
 export const sweep = (options: SweepOptions = {}) =>
   Effect.gen(function*() {
     const store = yield* OrderStore
@@ -79,7 +87,14 @@ export const sweep = (options: SweepOptions = {}) =>
       }
       if (page.length < requested) break
     }
-    return new SweepReport({ ...tally, skipped: tally.scanned - tally.sent - tally.failed - tally.capped })
+    // After the orders, so an alert raised by an order capped in this sweep is not attempted twice in it.
+    const alerts = yield* retryDueAlerts({ limit })
+    return new SweepReport({
+      ...tally,
+      skipped: tally.scanned - tally.sent - tally.failed - tally.capped,
+      alertsAttempted: alerts.attempted,
+      alertsDelivered: alerts.delivered
+    })
   }).pipe(step("sweep"))
 
 /** Sweeps forever on the policy's cadence; a failed sweep is logged and the next one runs. */
