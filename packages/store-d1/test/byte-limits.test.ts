@@ -1,4 +1,5 @@
-import { CampaignInProcessQueue, Campaigns } from "@hookgate/core/campaigns"
+import { CampaignInProcessQueue, Campaigns, CampaignStore } from "@hookgate/core/campaigns"
+import { recipients, runningCampaign } from "@hookgate/core/conformance"
 import { adminRoutes, toWebHandler } from "@hookgate/core/http"
 import { RetryPolicy } from "@hookgate/core"
 import { layerTestRenderer, RecordingAlerter, ScriptedMailer } from "@hookgate/core/testing"
@@ -107,4 +108,24 @@ describe("D1 byte limits: campaign recipients", () => {
       await dispose()
     }
   }, 120_000)
+})
+
+describe("D1 byte limits: a batch's recorded results", () => {
+  it("100 results with 30 KB errors each (3 MB) are recorded, in more than one statement, none over 1,000,000 bytes", async () => {
+    const trace: ParameterTrace = { statements: 0, widest: 0, widestSql: "", largestString: 0 }
+    const program = Effect.gen(function*() {
+      const store = yield* CampaignStore
+      yield* runningCampaign("c1", recipients(100))
+      const reserved = yield* store.reserve("c1", 1, { size: 100, token: "tok", now: 1, until: 60_000 })
+      if (reserved._tag !== "Leased") return yield* Effect.dieMessage(`expected a lease, got ${reserved._tag}`)
+      const before = trace.statements
+      const error = "mailer said: ".padEnd(30_000, "e")
+      const recorded = yield* store.record("c1", 1, "tok", reserved.members.map((m) => ({ seq: m.seq, outcome: "failed" as const, error })), 2)
+      expect(recorded).toBe(100)
+      expect(trace.statements - before).toBeGreaterThan(1)
+      expect(yield* store.counts("c1")).toMatchObject({ failed: 100, reserved: 0 })
+    })
+    await Effect.runPromise(Effect.provide(program, freshStoreLayer(() => pool, trace)))
+    expect(trace.largestString).toBeLessThanOrEqual(1_000_000)
+  }, 60_000)
 })
