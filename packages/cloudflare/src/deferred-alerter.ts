@@ -1,4 +1,4 @@
-import { AlertFailed, type AlerterShape, type AlertStoreShape } from "@hookgate/core/alerts"
+import { AlertFailed, alertAttemptRecord, type AlerterShape, alertRetryPolicy, type AlertStoreShape } from "@hookgate/core/alerts"
 import { Clock, Effect, Option } from "effect"
 import { Background } from "./background.js"
 
@@ -13,23 +13,28 @@ export const DEFERRED_DETAIL = "delivery deferred to ctx.waitUntil; its outcome 
  * The core attempts a stored alert and records the outcome on it. Answering
  * "deferred" as a failure keeps that record honest: the stored alert shows the
  * deferral, not a delivery that has not happened; when the deferred attempt
- * ends it records the real outcome (delivered at, or the error) on the same alert.
+ * ends it records the real outcome (delivered at, or the error, with the attempt
+ * counted and the next one scheduled, as `attemptAlert` does) on the same alert.
+ * `deferred: true` tells the core not to count the deferral as an attempt.
  */
 export const deferredAlerter = (inner: AlerterShape, store: AlertStoreShape): AlerterShape => ({
   alert: (alert) =>
     Effect.flatMap(Effect.serviceOption(Background), (background) => {
       if (Option.isNone(background)) return inner.alert(alert)
-      const deliverAndRecord = Effect.either(inner.alert(alert)).pipe(
-        Effect.flatMap((result) =>
+      const deliverAndRecord = Effect.all([alertRetryPolicy, Effect.either(inner.alert(alert))]).pipe(
+        Effect.flatMap(([policy, result]) =>
           Effect.flatMap(Clock.currentTimeMillis, (at) =>
-            store.recordAttempt(alert.id, { at, error: result._tag === "Left" ? result.left.detail : null }))
+            Effect.flatMap(
+              alertAttemptRecord(policy, alert, result._tag === "Left" ? result.left.detail : null, at),
+              (record) => store.recordAttempt(alert.id, record)
+            ))
         ),
         Effect.catchAll((error) => Effect.logError("could not record a deferred alert's delivery", error)),
         Effect.withSpan("hookgate.alert.deferred", { attributes: { kind: alert.kind } })
       )
       return Effect.zipRight(
         background.value.defer(deliverAndRecord),
-        Effect.fail(new AlertFailed({ detail: DEFERRED_DETAIL }))
+        Effect.fail(new AlertFailed({ detail: DEFERRED_DETAIL, deferred: true }))
       )
     })
 })

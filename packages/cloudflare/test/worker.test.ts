@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "@effect/vitest"
 import { Cloudflare } from "@hookgate/cloudflare"
+import { Alert } from "@hookgate/core/alerts"
 import { MailerSteps, newOrder } from "@hookgate/core/testing"
 import { Effect } from "effect"
 import { env, executionContext, harness, json, webhook } from "./support.js"
@@ -55,12 +56,13 @@ describe("makeWorker: fetch", () => {
     expect(alerted).toHaveLength(0)
     expect(waiting).toHaveLength(1)
     const [stored] = await Effect.runPromise(alertStore.list({ limit: 10 }))
-    expect(stored).toMatchObject({ kind: "capped", orderKey: "test:o1", deliveredAt: null, deliveryError: Cloudflare.DEFERRED_DETAIL })
+    // The deferral is not counted as an attempt.
+    expect(stored).toMatchObject({ kind: "capped", orderKey: "test:o1", deliveredAt: null, deliveryError: Cloudflare.DEFERRED_DETAIL, attempts: 0 })
     openChannel()
     await settle()
     expect(alerted.map((a) => a.kind)).toEqual(["capped"])
     const [delivered] = await Effect.runPromise(alertStore.list({ limit: 10 }))
-    expect(delivered).toMatchObject({ deliveredAt: expect.any(Number), deliveryError: null })
+    expect(delivered).toMatchObject({ deliveredAt: expect.any(Number), deliveryError: null, attempts: 1, nextAttemptAt: null })
   })
 
   it("a deferred alert that fails is recorded on the stored alert", async () => {
@@ -70,7 +72,8 @@ describe("makeWorker: fetch", () => {
     await settle()
     expect(alerted).toHaveLength(1)
     const [stored] = await Effect.runPromise(alertStore.list({ limit: 10 }))
-    expect(stored).toMatchObject({ deliveredAt: null, deliveryError: "channel down" })
+    // Counted; with maxAttempts 1 that was the last attempt, so nothing is scheduled.
+    expect(stored).toMatchObject({ deliveredAt: null, deliveryError: "channel down", attempts: 1, nextAttemptAt: null })
   })
 
   it("nothing is handed to waitUntil when nothing was deferred", async () => {
@@ -112,7 +115,43 @@ describe("makeWorker: scheduled", () => {
       spy.mockRestore()
     }
     const sweepLine = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.message === "sweep")
-    expect(sweepLine?.annotations).toMatchObject({ scanned: 1, sent: 1, failed: 0, capped: 0, skipped: 0, cron: "*/10 * * * *" })
+    expect(sweepLine?.annotations).toMatchObject({
+      scanned: 1,
+      sent: 1,
+      failed: 0,
+      capped: 0,
+      skipped: 0,
+      alertsAttempted: 0,
+      alertsDelivered: 0,
+      cron: "*/10 * * * *"
+    })
+  })
+
+  it("the cron's sweep attempts again a stored alert whose delivery failed and is due, through ctx.waitUntil", async () => {
+    const { alertStore, alerted, worker } = harness()
+    const { ctx, settle, waiting } = executionContext()
+    const now = Date.now()
+    const failed = new Alert({
+      id: "capped:test:o1",
+      kind: "capped",
+      orderKey: "test:o1",
+      message: "capped",
+      createdAt: now - 120_000,
+      deliveredAt: null,
+      deliveryError: "channel down"
+    })
+    await Effect.runPromise(alertStore.save(failed))
+    await Effect.runPromise(alertStore.recordAttempt(failed.id, { at: now - 120_000, error: "channel down", attempts: 1, nextAttemptAt: now - 60_000 }))
+    await worker.scheduled({ cron: "*/10 * * * *", scheduledTime: now }, env, ctx)
+    expect(waiting).toHaveLength(1)
+    await settle()
+    expect(alerted.map((a) => a.id)).toEqual([failed.id])
+    const [stored] = await Effect.runPromise(alertStore.list({ limit: 10 }))
+    expect(stored).toMatchObject({ deliveredAt: expect.any(Number), deliveryError: null, attempts: 2, nextAttemptAt: null })
+    // Delivered: the next cron run leaves it alone.
+    await worker.scheduled({ cron: "*/10 * * * *", scheduledTime: now }, env, ctx)
+    await settle()
+    expect(alerted).toHaveLength(1)
   })
 
   it("fails the cron run when the layer cannot be built", async () => {

@@ -4,10 +4,12 @@ import {
   layerMemoryLedgers,
   layerMemoryStore,
   layerTestPipeline,
+  MailerSteps,
   makeTestProvider,
   paidEvent,
   signTestRequest,
-  TEST_SECRET
+  TEST_SECRET,
+  type TestPipelineOptions
 } from "@hookgate/core/testing"
 import { HttpRouter } from "@effect/platform"
 import { webhookRoutes } from "@hookgate/core/http"
@@ -23,8 +25,8 @@ afterEach(async () => {
   await Promise.all(handlers.splice(0).map((h) => h.dispose()))
 })
 
-const gateway = () => {
-  const pipeline = layerTestPipeline({ store: layerMemoryStore, providers: [makeTestProvider({ secret: TEST_SECRET })] })
+const gateway = (options: Pick<TestPipelineOptions<never, never>, "alerterFails" | "mailer" | "policy"> = {}) => {
+  const pipeline = layerTestPipeline({ store: layerMemoryStore, providers: [makeTestProvider({ secret: TEST_SECRET })], ...options })
   const layer = Campaigns.layerInProcess().pipe(Layer.provideMerge(Layer.merge(pipeline, layerMemoryLedgers)))
   const router = HttpRouter.concat(webhookRoutes(), adminRoutes({ token: Redacted.make(TOKEN), campaigns: {} }))
   const handler = toWebHandler(router, layer)
@@ -94,6 +96,15 @@ describe("the admin token guard", () => {
       .toMatchObject({ status: 409, body: { status: "not_retryable" } })
     expect(await call("/admin/alerts")).toEqual({ status: 200, body: { alerts: [] } })
     expect(await call("/admin/sweep", { method: "POST" })).toMatchObject({ status: 200 })
+  })
+
+  it("shows each alert's delivery attempts, and the sweep's report counts the alerts it attempted", async () => {
+    const call = gateway({ alerterFails: true, mailer: { otherwise: MailerSteps.transient() }, policy: { maxAttempts: 1 } })
+    expect((await deliverPaid(call, "o1")).body).toMatchObject({ status: "capped" })
+    const { alerts } = (await call("/admin/alerts")).body
+    // One attempt, failed; with maxAttempts 1 none is scheduled: left for the operator.
+    expect(alerts).toMatchObject([{ kind: "capped", orderKey: "test:o1", deliveredAt: null, deliveryError: "alert channel is down", attempts: 1, nextAttemptAt: null }])
+    expect(await call("/admin/sweep", { method: "POST" })).toMatchObject({ status: 200, body: { alertsAttempted: 0, alertsDelivered: 0 } })
   })
 
   it("lets the right token through to the campaign routes", async () => {

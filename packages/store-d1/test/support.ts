@@ -32,6 +32,8 @@ export interface ParameterTrace {
   statements: number
   widest: number
   widestSql: string
+  /** The longest string bound, in UTF-8 bytes (tracked when present). */
+  largestString?: number
 }
 
 type Statement = ReturnType<D1Store.D1Database["prepare"]>
@@ -64,6 +66,11 @@ export const testDatabase = (db: D1Store.D1Database, trace?: ParameterTrace): D1
         if (more.length > trace.widest) {
           trace.widest = more.length
           trace.widestSql = sql
+        }
+        if (trace.largestString !== undefined) {
+          for (const value of more) {
+            if (typeof value === "string") trace.largestString = Math.max(trace.largestString, new TextEncoder().encode(value).byteLength)
+          }
         }
       }
       return lazy(sql, more)

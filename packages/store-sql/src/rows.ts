@@ -111,7 +111,9 @@ const AlertRow = Schema.Struct({
   message: Schema.String,
   created_at: SqlInt,
   delivered_at: SqlNullableInt,
-  delivery_error: Schema.NullOr(Schema.String)
+  delivery_error: Schema.NullOr(Schema.String),
+  attempts: SqlInt,
+  next_attempt_at: SqlNullableInt
 })
 
 export const decodeAlert = (row: unknown): Alert => {
@@ -123,7 +125,9 @@ export const decodeAlert = (row: unknown): Alert => {
     message: r.message,
     createdAt: r.created_at,
     deliveredAt: r.delivered_at,
-    deliveryError: r.delivery_error
+    deliveryError: r.delivery_error,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at
   })
 }
 

@@ -17,13 +17,28 @@ ON CONFLICT (alert_id) DO NOTHING RETURNING alert_id`.pipe(
         unavailable("saveAlert")
       ),
 
-    recordAttempt: (id, { at, error }) =>
+    recordAttempt: (id, { at, attempts, error, nextAttemptAt }) =>
       (error === null
-        ? sql`UPDATE hookgate_alerts SET delivered_at = ${at}, delivery_error = NULL WHERE alert_id = ${id}`
-        : sql`UPDATE hookgate_alerts SET delivery_error = ${error} WHERE alert_id = ${id}`).pipe(
+        ? sql`UPDATE hookgate_alerts SET delivered_at = ${at}, delivery_error = NULL,
+  attempts = ${attempts}, next_attempt_at = ${nextAttemptAt} WHERE alert_id = ${id}`
+        : sql`UPDATE hookgate_alerts SET delivery_error = ${error},
+  attempts = ${attempts}, next_attempt_at = ${nextAttemptAt} WHERE alert_id = ${id}`).pipe(
           Effect.asVoid,
           unavailable("recordAlertAttempt")
         ),
+
+    // One statement: the due alerts are picked and pushed to `until` together.
+    claimDue: (now, { limit, until }) =>
+      sql`UPDATE hookgate_alerts SET next_attempt_at = ${until}
+WHERE alert_id IN (
+  SELECT alert_id FROM hookgate_alerts
+  WHERE delivered_at IS NULL AND next_attempt_at IS NOT NULL AND next_attempt_at <= ${now}
+  ORDER BY next_attempt_at, alert_id LIMIT ${limit}
+)
+RETURNING *`.pipe(
+        Effect.map((rows) => rows.map(decodeAlert).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))),
+        unavailable("claimDueAlerts")
+      ),
 
     list: ({ limit }) =>
       sql`SELECT * FROM hookgate_alerts ORDER BY created_at DESC, alert_id LIMIT ${limit}`.pipe(

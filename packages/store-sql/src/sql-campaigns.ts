@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { type BatchReservation, type CampaignStoreShape, type LedgerCounts } from "@hookgate/core/campaigns"
 import { Effect, Option } from "effect"
+import { jsonArrays } from "./json-batches.js"
 import { decodeCampaign, decodeMember, encodeTemplate } from "./ledger-rows.js"
 import { unavailable } from "./unavailable.js"
 
@@ -9,7 +10,9 @@ import { unavailable } from "./unavailable.js"
  * JSON array), expanded by `json_each` on SQLite and D1 and by
  * `jsonb_to_recordset` on Postgres: a hundred recipients never come near D1's
  * limit of 100 parameters per statement, and a batch costs two statements from
- * reservation to sent (reserve-and-lease, record).
+ * reservation to sent (reserve-and-lease, record). Each array is also bounded by
+ * bytes (`jsonArrays`), so no parameter nears D1's 2,000,000-byte string limit: rows
+ * that would exceed it take one more statement.
  */
 export const makeSqlCampaignStore = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -58,19 +61,22 @@ ON CONFLICT (campaign_id) DO NOTHING RETURNING *`
         return { created: false, campaign: existing.value }
       }).pipe(unavailable("campaign.create")),
 
-    addRecipients: (id, firstSeq, recipients) => {
-      const json = JSON.stringify(recipients.map((r, i) => ({
-        s: firstSeq + i,
-        e: r.email,
-        v: r.vars === undefined ? null : JSON.stringify(r.vars)
-      })))
-      return sql`INSERT INTO hookgate_campaign_recipients
+    addRecipients: (id, firstSeq, recipients) =>
+      Effect.forEach(
+        jsonArrays(recipients.map((r, i) => ({
+          s: firstSeq + i,
+          e: r.email,
+          v: r.vars === undefined ? null : JSON.stringify(r.vars)
+        }))),
+        (json) =>
+          sql`INSERT INTO hookgate_campaign_recipients
   (campaign_id, seq, email, vars, status, attempts, uncertain, solo)
 SELECT ${id}, r.s, r.e, r.v, 'queued', 0, 0, 0
 FROM ${jsonRows(json, [["s", "bigint"], ["e", "text"], ["v", "text"]])}
 WHERE EXISTS (SELECT 1 FROM hookgate_campaigns WHERE campaign_id = ${id} AND state = 'draft')
-ON CONFLICT DO NOTHING`.pipe(Effect.asVoid, unavailable("campaign.addRecipients"))
-    },
+ON CONFLICT DO NOTHING`,
+        { discard: true }
+      ).pipe(unavailable("campaign.addRecipients")),
 
     seal: (id, now) =>
       sql`UPDATE hookgate_campaigns SET
@@ -170,28 +176,17 @@ RETURNING seq, email, vars, attempts, uncertain, solo`.values
   AND hookgate_campaign_recipients.lease_token = ${token}
   AND ${unindexed}hookgate_campaign_recipients.status = 'reserved'`
       // The happy path, every member sent: only their message ids travel.
-      const statement = results.every((r) => r.outcome === "sent")
+      const allSent = results.every((r) => r.outcome === "sent")
+      const statement = (json: string) => allSent
         ? sql`WITH r AS MATERIALIZED (
-  SELECT * FROM ${jsonRows(JSON.stringify(results.map((r) => ({ s: r.seq, m: r.messageId ?? null }))), [["s", "bigint"], ["m", "text"]])}
+  SELECT * FROM ${jsonRows(json, [["s", "bigint"], ["m", "text"]])}
 )
 UPDATE hookgate_campaign_recipients SET status = 'sent', message_id = r.m, last_error = NULL, sent_at = ${now},
   lease_token = NULL, lease_expires_at = NULL
 FROM r WHERE ${guard}
 RETURNING hookgate_campaign_recipients.seq`
         : sql`WITH r AS MATERIALIZED (
-  SELECT * FROM ${
-          jsonRows(
-            JSON.stringify(results.map((r) => ({
-              s: r.seq,
-              o: r.outcome,
-              m: r.messageId ?? null,
-              e: r.error ?? null,
-              u: r.uncertain === true ? 1 : 0,
-              l: r.solo === true ? 1 : 0
-            }))),
-            [["s", "bigint"], ["o", "text"], ["m", "text"], ["e", "text"], ["u", "int"], ["l", "int"]]
-          )
-        }
+  SELECT * FROM ${jsonRows(json, [["s", "bigint"], ["o", "text"], ["m", "text"], ["e", "text"], ["u", "int"], ["l", "int"]])}
 )
 UPDATE hookgate_campaign_recipients SET
   status = CASE WHEN r.o = 'retry' THEN 'reserved' ELSE r.o END,
@@ -204,8 +199,20 @@ UPDATE hookgate_campaign_recipients SET
   lease_token = NULL, lease_expires_at = NULL
 FROM r WHERE ${guard}
 RETURNING hookgate_campaign_recipients.seq`
+      const rows = allSent
+        ? results.map((r) => ({ s: r.seq, m: r.messageId ?? null }))
+        : results.map((r) => ({
+          s: r.seq,
+          o: r.outcome,
+          m: r.messageId ?? null,
+          e: r.error ?? null,
+          u: r.uncertain === true ? 1 : 0,
+          l: r.solo === true ? 1 : 0
+        }))
+      // One statement unless long errors push the results past the byte bound.
       // As arrays (`values`): only the count matters, so no row objects are built.
-      return statement.values.pipe(Effect.map((rows) => rows.length), unavailable("campaign.record"))
+      return Effect.reduce(jsonArrays(rows), 0, (updated, json) => Effect.map(statement(json).values, (done) => updated + done.length))
+        .pipe(unavailable("campaign.record"))
     },
 
     notePrevented: (id, count) =>

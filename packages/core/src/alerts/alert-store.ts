@@ -6,11 +6,28 @@ import type { Alert } from "./alert.js"
 export interface AlertStoreShape {
   /** Stores an alert unless one with its id exists; answers whether it was new. */
   readonly save: (alert: Alert) => Effect.Effect<boolean, StoreUnavailable>
-  /** Records the outcome of an attempt: delivered at `at`, or the delivery error. */
+  /**
+   * Records the outcome of an attempt: delivered at `at`, or the delivery error; the
+   * attempts made so far and when to try again (null: not again).
+   */
   readonly recordAttempt: (
     id: string,
-    result: { readonly at: number; readonly error: string | null }
+    result: {
+      readonly at: number
+      readonly error: string | null
+      readonly attempts: number
+      readonly nextAttemptAt: number | null
+    }
   ) => Effect.Effect<void, StoreUnavailable>
+  /**
+   * Claims up to `limit` undelivered alerts whose next attempt is due at `now` (earliest
+   * first), moving their next attempt to `until` in the same step, so a second sweep
+   * running at once does not attempt them too. Answers them as claimed.
+   */
+  readonly claimDue: (
+    now: number,
+    options: { readonly limit: number; readonly until: number }
+  ) => Effect.Effect<ReadonlyArray<Alert>, StoreUnavailable>
   /** The newest alerts first, up to `limit`. */
   readonly list: (options: { readonly limit: number }) => Effect.Effect<ReadonlyArray<Alert>, StoreUnavailable>
 }

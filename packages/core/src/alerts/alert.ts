@@ -21,5 +21,13 @@ export class Alert extends Schema.Class<Alert>("Alert")({
   message: Schema.String,
   createdAt: Schema.Number,
   deliveredAt: Schema.NullOr(Schema.Number),
-  deliveryError: Schema.NullOr(Schema.String)
+  deliveryError: Schema.NullOr(Schema.String),
+  /** Delivery attempts recorded so far (0 until the first one ends). */
+  attempts: Schema.optionalWith(Schema.Int, { default: () => 0 }),
+  /**
+   * When the sweep attempts it again (epoch ms), after a failed attempt; null once it is
+   * delivered, before its first attempt, and after the last attempt the cap allows
+   * (then it is left for the operator: `hookgate alerts list`, `GET /admin/alerts`).
+   */
+  nextAttemptAt: Schema.optionalWith(Schema.NullOr(Schema.Int), { default: () => null })
 }) {}

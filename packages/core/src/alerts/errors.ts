@@ -2,5 +2,7 @@ import { Schema } from "effect"
 
 /** The alerter could not tell the owner; recorded on the stored alert. */
 export class AlertFailed extends Schema.TaggedError<AlertFailed>()("AlertFailed", {
-  detail: Schema.String
+  detail: Schema.String,
+  /** The delivery was handed to the background (Workers' `waitUntil`), which records its real outcome. */
+  deferred: Schema.optionalWith(Schema.Boolean, { default: () => false })
 }) {}

@@ -4,6 +4,7 @@ import { Metrics } from "../observability/metrics.js"
 import { step } from "../internal/spans.js"
 import { Alerter } from "./alerter.js"
 import { AlertStore } from "./alert-store.js"
+import { alertAttemptRecord, alertRetryPolicy, deferredAttemptRecord } from "./alert-retry.js"
 
 /** A new alert, created at `now`, not yet attempted. */
 export const makeAlert = (
@@ -13,21 +14,27 @@ export const makeAlert = (
 
 /**
  * Attempts an alert that is already stored, and records the attempt's outcome.
- * A failing alerter is recorded on the stored alert, never thrown away or rethrown.
+ * A failing alerter is recorded on the stored alert, never thrown away or rethrown,
+ * with when the sweep attempts it again (`alertAttemptRecord`). Answers whether it was
+ * delivered.
  */
 export const attemptAlert = (alert: Alert) =>
   Effect.gen(function*() {
     const alerter = yield* Alerter
     const store = yield* AlertStore
+    const policy = yield* alertRetryPolicy
     yield* Metrics.alert(alert.kind)
     const result = yield* Effect.either(alerter.alert(alert))
     const at = yield* Clock.currentTimeMillis
-    yield* store.recordAttempt(alert.id, {
-      at,
-      error: result._tag === "Left" ? result.left.detail : null
-    })
+    const record = result._tag === "Right"
+      ? yield* alertAttemptRecord(policy, alert, null, at)
+      : result.left.deferred
+      ? yield* deferredAttemptRecord(policy, alert, result.left.detail, at)
+      : yield* alertAttemptRecord(policy, alert, result.left.detail, at)
+    yield* store.recordAttempt(alert.id, record)
+    return result._tag === "Right"
   }).pipe(
-    Effect.catchAll((error) => Effect.logError("could not record an alert's delivery", error)),
+    Effect.catchAll((error) => Effect.as(Effect.logError("could not record an alert's delivery", error), false)),
     step("alert", { kind: alert.kind })
   )
 

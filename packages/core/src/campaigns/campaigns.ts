@@ -14,7 +14,7 @@ import { AlertStore } from "../alerts/alert-store.js"
 import { RetryPolicy } from "../orders/retry-policy.js"
 import { dispatchCampaign, pauseCampaign, resumeCampaign, startCampaign } from "./control.js"
 import { createCampaign, type CreateCampaignInput } from "./create.js"
-import type { CampaignExists, CampaignNotFound, CampaignStateError, InvalidCampaign, InvalidRecipient } from "./errors.js"
+import type { CampaignExists, CampaignNotFound, CampaignStateError, InvalidCampaign, InvalidRecipient, RecipientTooLarge } from "./errors.js"
 import { campaignBatchHandler } from "./handler.js"
 import { CampaignOptions, defaultCampaignOptions } from "./options.js"
 import { type BatchOutcome, sendCampaignBatch } from "./send-batch.js"
@@ -25,7 +25,7 @@ export interface CampaignsShape {
   /** Creates a draft and streams its recipients into the ledger (flat memory). */
   readonly create: <E, R>(
     input: CreateCampaignInput<E, R>
-  ) => Effect.Effect<CampaignStatus, E | CampaignExists | InvalidCampaign | InvalidRecipient | CampaignNotFound | StoreUnavailable, R>
+  ) => Effect.Effect<CampaignStatus, E | CampaignExists | InvalidCampaign | InvalidRecipient | RecipientTooLarge | CampaignNotFound | StoreUnavailable, R>
   readonly start: (id: string) => Effect.Effect<CampaignStatus, Control>
   readonly pause: (id: string) => Effect.Effect<CampaignStatus, Control>
   readonly resume: (id: string) => Effect.Effect<CampaignStatus, Control>

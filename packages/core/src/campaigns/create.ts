@@ -2,7 +2,7 @@ import { Chunk, Clock, Effect, Either, Option, ParseResult, Schema, Stream } fro
 import { CampaignId, CampaignTemplate, Recipient } from "./campaign.js"
 import { step } from "../internal/spans.js"
 import { CampaignStore } from "./campaign-store.js"
-import { CampaignExists, InvalidCampaign, InvalidRecipient } from "./errors.js"
+import { CampaignExists, InvalidCampaign, InvalidRecipient, RecipientTooLarge } from "./errors.js"
 import { CampaignOptions, defaultCampaignOptions } from "./options.js"
 import { campaignStatus } from "./status.js"
 
@@ -26,6 +26,11 @@ export const normalizeRecipient = (input: unknown): Either.Either<Recipient, str
   return Either.right(decoded.right.vars === undefined ? { email } : { email, vars: decoded.right.vars })
 }
 
+const encoder = new TextEncoder()
+
+/** A recipient's size as the ledger stores it: its JSON in UTF-8 bytes. */
+const recipientBytes = (recipient: Recipient) => encoder.encode(JSON.stringify(recipient)).byteLength
+
 const canonical = (template: CampaignTemplate) => JSON.stringify(Schema.encodeSync(CampaignTemplate)(template), (_, value) =>
   typeof value === "object" && value !== null && !Array.isArray(value)
     ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)))
@@ -34,7 +39,8 @@ const canonical = (template: CampaignTemplate) => JSON.stringify(Schema.encodeSy
 /**
  * Creates a campaign as a draft and streams its recipients into the ledger,
  * a chunk per statement, so memory stays flat whatever the campaign's size.
- * A repeated email is kept once. Creating again with the same id and template
+ * A recipient over `maxRecipientBytes` stops it with `RecipientTooLarge` (those
+ * before it stay in the draft). A repeated email is kept once. Creating again with the same id and template
  * while still a draft (a creation that was cut short) adds what is missing.
  */
 export const createCampaign = <E, R>(input: CreateCampaignInput<E, R>) =>
@@ -62,6 +68,16 @@ export const createCampaign = <E, R>(input: CreateCampaignInput<E, R>) =>
             const recipient = normalizeRecipient(raw)
             if (Either.isLeft(recipient)) {
               return yield* new InvalidRecipient({ campaignId: id, position: firstSeq + i, detail: recipient.left })
+            }
+            const bytes = recipientBytes(recipient.right)
+            if (bytes > options.maxRecipientBytes) {
+              return yield* new RecipientTooLarge({
+                campaignId: id,
+                position: firstSeq + i,
+                email: recipient.right.email,
+                bytes,
+                limit: options.maxRecipientBytes
+              })
             }
             recipients.push(recipient.right)
           }

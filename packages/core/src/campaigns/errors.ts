@@ -50,3 +50,20 @@ export class InvalidCampaign extends Schema.TaggedError<InvalidCampaign>()("Inva
     return `campaign ${this.campaignId} is invalid: ${this.detail}`
   }
 }
+
+/**
+ * A recipient whose own data (email and vars, as JSON) exceeds `maxRecipientBytes`: it
+ * could never be stored (D1 refuses a string or row over 2,000,000 bytes), so creation
+ * stops with a 400 naming it rather than failing retryably forever.
+ */
+export class RecipientTooLarge extends Schema.TaggedError<RecipientTooLarge>()("RecipientTooLarge", {
+  campaignId: Schema.String,
+  position: Schema.Int,
+  email: Schema.String,
+  bytes: Schema.Int,
+  limit: Schema.Int
+}) {
+  override get message() {
+    return `campaign ${this.campaignId}: recipient #${this.position} (${this.email}) is ${this.bytes} bytes, over the limit of ${this.limit}`
+  }
+}

@@ -11,7 +11,7 @@ export {
   type InProcessCampaignsOptions
 } from "./campaigns.js"
 export type { CreateCampaignInput } from "./create.js"
-export { CampaignExists, CampaignNotFound, CampaignStateError, InvalidCampaign, InvalidRecipient } from "./errors.js"
+export { CampaignExists, CampaignNotFound, CampaignStateError, InvalidCampaign, InvalidRecipient, RecipientTooLarge } from "./errors.js"
 export { CampaignOptions, type CampaignOptionsShape } from "./options.js"
 export { BatchOutcome } from "./send-batch.js"
 export * from "./campaign.js"

@@ -8,6 +8,13 @@ export interface CampaignOptionsShape {
   readonly perRecipientConcurrency: number
   /** Recipients per insert while a campaign's recipients stream in (default 500). */
   readonly insertChunk: number
+  /**
+   * Largest recipient accepted, its email and vars as JSON in UTF-8 bytes (default 100,000).
+   * A larger one is refused at create time (`RecipientTooLarge`, a 400): D1 caps a string
+   * or row at 2,000,000 bytes, and the SQL store sends recipients in arrays of at most
+   * 1,000,000 bytes, so anything under this limit always fits, escaped.
+   */
+  readonly maxRecipientBytes: number
   /** Alert once a campaign's prevented duplicates reach this (default 100: one whole batch). */
   readonly duplicatesAlertThreshold: number
 }
@@ -17,6 +24,7 @@ export const defaultCampaignOptions: CampaignOptionsShape = {
   batchSize: 100,
   perRecipientConcurrency: 4,
   insertChunk: 500,
+  maxRecipientBytes: 100_000,
   duplicatesAlertThreshold: 100
 }
 

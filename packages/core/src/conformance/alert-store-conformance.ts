@@ -20,10 +20,16 @@ export const alertStoreConformance = (name: string, makeLayer: () => Layer.Layer
       const store = yield* AlertStore
       expect(yield* store.save(alert("x"))).toBe(true)
       expect(yield* store.save(alert("x"))).toBe(false)
-      yield* store.recordAttempt("x", { at: T0 + 1, error: "channel down" })
-      expect((yield* store.list({ limit: 10 }))[0]).toMatchObject({ deliveredAt: null, deliveryError: "channel down" })
-      yield* store.recordAttempt("x", { at: T0 + 2, error: null })
-      expect((yield* store.list({ limit: 10 }))[0]).toMatchObject({ deliveredAt: T0 + 2, deliveryError: null })
+      expect((yield* store.list({ limit: 10 }))[0]).toMatchObject({ attempts: 0, nextAttemptAt: null })
+      yield* store.recordAttempt("x", { at: T0 + 1, error: "channel down", attempts: 1, nextAttemptAt: T0 + 60_000 })
+      expect((yield* store.list({ limit: 10 }))[0]).toMatchObject({
+        deliveredAt: null,
+        deliveryError: "channel down",
+        attempts: 1,
+        nextAttemptAt: T0 + 60_000
+      })
+      yield* store.recordAttempt("x", { at: T0 + 2, error: null, attempts: 2, nextAttemptAt: null })
+      expect((yield* store.list({ limit: 10 }))[0]).toMatchObject({ deliveredAt: T0 + 2, deliveryError: null, attempts: 2, nextAttemptAt: null })
       expect(yield* store.list({ limit: 10 })).toHaveLength(1)
     }))
 
@@ -37,15 +43,50 @@ export const alertStoreConformance = (name: string, makeLayer: () => Layer.Layer
     test("a failed attempt after a delivery keeps the delivery time", Effect.gen(function*() {
       const store = yield* AlertStore
       yield* store.save(alert("x"))
-      yield* store.recordAttempt("x", { at: T0 + 1, error: null })
-      yield* store.recordAttempt("x", { at: T0 + 2, error: "channel down" })
+      yield* store.recordAttempt("x", { at: T0 + 1, error: null, attempts: 1, nextAttemptAt: null })
+      yield* store.recordAttempt("x", { at: T0 + 2, error: "channel down", attempts: 2, nextAttemptAt: null })
       expect((yield* store.list({ limit: 10 }))[0]).toMatchObject({ deliveredAt: T0 + 1, deliveryError: "channel down" })
     }))
 
     test("recording an attempt of an unknown alert stores nothing", Effect.gen(function*() {
       const store = yield* AlertStore
-      yield* store.recordAttempt("missing", { at: T0, error: null })
+      yield* store.recordAttempt("missing", { at: T0, error: null, attempts: 1, nextAttemptAt: null })
       expect(yield* store.list({ limit: 10 })).toEqual([])
+    }))
+
+    test("claimDue answers the undelivered alerts whose next attempt is due, earliest first, up to the limit", Effect.gen(function*() {
+      const store = yield* AlertStore
+      for (const id of ["never-tried", "later", "due-b", "due-a", "delivered", "given-up"]) yield* store.save(alert(id))
+      yield* store.recordAttempt("later", { at: T0, error: "down", attempts: 1, nextAttemptAt: T0 + 500 })
+      yield* store.recordAttempt("due-b", { at: T0, error: "down", attempts: 2, nextAttemptAt: T0 + 100 })
+      yield* store.recordAttempt("due-a", { at: T0, error: "down", attempts: 1, nextAttemptAt: T0 + 50 })
+      yield* store.recordAttempt("delivered", { at: T0, error: null, attempts: 1, nextAttemptAt: null })
+      yield* store.recordAttempt("given-up", { at: T0, error: "down", attempts: 8, nextAttemptAt: null })
+      const first = yield* store.claimDue(T0 + 200, { limit: 1, until: T0 + 10_000 })
+      expect(first.map((a) => [a.id, a.attempts, a.deliveryError])).toEqual([["due-a", 1, "down"]])
+      const rest = yield* store.claimDue(T0 + 200, { limit: 10, until: T0 + 10_000 })
+      expect(rest.map((a) => [a.id, a.attempts])).toEqual([["due-b", 2]])
+      // Claimed: not due again until `until`, so a second sweep at once finds nothing.
+      expect(yield* store.claimDue(T0 + 200, { limit: 10, until: T0 + 10_000 })).toEqual([])
+      const stored = new Map((yield* store.list({ limit: 10 })).map((a) => [a.id, a]))
+      expect(stored.get("due-a")!.nextAttemptAt).toBe(T0 + 10_000)
+      expect(stored.get("later")!.nextAttemptAt).toBe(T0 + 500)
+      expect((yield* store.claimDue(T0 + 10_000, { limit: 10, until: T0 + 20_000 })).map((a) => a.id).sort()).toEqual(["due-a", "due-b", "later"])
+    }))
+
+    test("two claims of the same due alerts at once: each alert is claimed by one", Effect.gen(function*() {
+      const store = yield* AlertStore
+      for (let i = 0; i < 20; i++) {
+        yield* store.save(alert(`a${i}`))
+        yield* store.recordAttempt(`a${i}`, { at: T0, error: "down", attempts: 1, nextAttemptAt: T0 + i })
+      }
+      const [one, two] = yield* Effect.all([
+        store.claimDue(T0 + 100, { limit: 15, until: T0 + 10_000 }),
+        store.claimDue(T0 + 100, { limit: 15, until: T0 + 10_000 })
+      ], { concurrency: 2 })
+      const ids = [...one, ...two].map((a) => a.id)
+      expect(ids).toHaveLength(20)
+      expect(new Set(ids).size).toBe(20)
     }))
 
     test("alerts list newest first (ties by id), up to the limit", Effect.gen(function*() {

@@ -264,7 +264,7 @@ export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
         expect((yield* deliver("test:o1", { dueOnly: false }))._tag).toBe("Skipped")
         expect(yield* calls).toHaveLength(8 * 3)
         const attempted = yield* Effect.flatMap(RecordingAlerter, (a) => a.attempts)
-        expect(attempted.map((a) => a.kind)).toEqual(["capped"])
+        expect(new Set(attempted.map((a) => a.kind))).toEqual(new Set(["capped"]))
         const stored = yield* Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))
         expect(stored).toHaveLength(1)
         expect(stored[0]!.kind).toBe("capped")
@@ -278,16 +278,69 @@ export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
         const alert = yield* capScenario
         expect(alert.deliveredAt).not.toBeNull()
         expect(alert.deliveryError).toBeNull()
+        expect(alert).toMatchObject({ attempts: 1, nextAttemptAt: null })
+        expect(yield* Effect.flatMap(RecordingAlerter, (a) => a.attempts)).toHaveLength(1)
+      })
+    )
+
+    const storedAlert = Effect.map(Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 })), (alerts) => alerts[0]!)
+    const alerterCalls = Effect.map(Effect.flatMap(RecordingAlerter, (a) => a.attempts), (list) => list.length)
+
+    scenario(
+      "an alert whose delivery failed is kept and re-attempted by later sweeps with backoff; once the channel works it is delivered once",
+      { mailer: { otherwise: MailerSteps.transient() }, alerterFails: true },
+      Effect.gen(function*() {
+        // The mailer was down when the order capped, and so was the alert channel:
+        // attempted at the cap, then by the sweep 30 days later (it was due).
+        const alert = yield* capScenario
+        expect(alert).toMatchObject({ deliveredAt: null, deliveryError: "alert channel is down", attempts: 2 })
+        expect(yield* alerterCalls).toBe(2)
+        let previousGap = 0
+        let last = alert
+        for (const attempts of [3, 4]) {
+          // Not before its backoff has passed...
+          yield* TestClock.setTime(last.nextAttemptAt! - 1)
+          expect(yield* runSweep).toMatchObject({ alertsAttempted: 0, alertsDelivered: 0 })
+          // ...then once, recorded with a longer backoff each time.
+          const at = last.nextAttemptAt!
+          yield* TestClock.setTime(at)
+          expect(yield* runSweep).toMatchObject({ alertsAttempted: 1, alertsDelivered: 0 })
+          last = yield* storedAlert
+          expect(last).toMatchObject({ attempts, deliveredAt: null, deliveryError: "alert channel is down" })
+          const gap = last.nextAttemptAt! - at
+          expect(gap).toBeGreaterThan(previousGap)
+          previousGap = gap
+        }
+        expect(yield* alerterCalls).toBe(4)
+        // The channel works again: the next due sweep delivers it, and no sweep after that attempts it.
+        yield* Effect.flatMap(RecordingAlerter, (a) => a.setFailing(false))
+        yield* TestClock.setTime(last.nextAttemptAt!)
+        expect(yield* runSweep).toMatchObject({ alertsAttempted: 1, alertsDelivered: 1 })
+        expect(yield* storedAlert).toMatchObject({ attempts: 5, deliveryError: null, nextAttemptAt: null })
+        yield* TestClock.adjust("30 days")
+        expect(yield* runSweep).toMatchObject({ alertsAttempted: 0 })
+        expect(yield* alerterCalls).toBe(5)
       })
     )
 
     scenario(
-      "a failing alerter does not lose the stored alert",
-      { mailer: { otherwise: MailerSteps.transient() }, alerterFails: true },
+      "an alert whose channel never works is attempted up to the cap, then left for the operator",
+      { mailer: { otherwise: MailerSteps.transient() }, alerterFails: true, policy: { maxAttempts: 3 } },
       Effect.gen(function*() {
-        const alert = yield* capScenario
-        expect(alert.deliveredAt).toBeNull()
-        expect(alert.deliveryError).toBe("alert channel is down")
+        expect((yield* webhook("o1"))._tag).toBe("Retry")
+        for (let attempt = 2; attempt <= 3; attempt++) {
+          yield* TestClock.setTime((yield* order("o1")).nextAttemptAt)
+          yield* runSweep
+        }
+        expect(yield* order("o1")).toMatchObject({ status: "capped" })
+        expect(yield* storedAlert).toMatchObject({ kind: "capped", attempts: 1 })
+        for (let sweeps = 0; sweeps < 10; sweeps++) {
+          yield* TestClock.adjust("1 day")
+          yield* runSweep
+        }
+        // Three attempts (the cap), the last error kept, nothing scheduled: `hookgate alerts list` shows it.
+        expect(yield* storedAlert).toMatchObject({ attempts: 3, deliveredAt: null, deliveryError: "alert channel is down", nextAttemptAt: null })
+        expect(yield* alerterCalls).toBe(3)
       })
     )
 

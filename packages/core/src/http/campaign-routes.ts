@@ -47,6 +47,10 @@ const answer = <E extends { readonly _tag: string; readonly message: string }, R
           return Effect.succeed(json({ status: "conflict", detail: error.message }, 409))
         case "BodyTooLarge":
           return Effect.succeed(json({ status: "too_large", detail: error.message }, 413))
+        case "InvalidRecipient":
+        case "RecipientTooLarge":
+          // The input can never succeed: a 400 that names the recipient, never a retryable 503.
+          return Effect.succeed(json({ status: "bad_request", detail: error.message }, 400))
         case "StoreUnavailable":
         case "QueueUnavailable":
           return Effect.as(Effect.logError("campaign route failed", error), json({ status: "unavailable" }, 503))

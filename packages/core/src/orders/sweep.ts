@@ -4,6 +4,7 @@ import { RetryPolicy } from "./retry-policy.js"
 import { deliver } from "./deliver.js"
 import { step } from "../internal/spans.js"
 import { MailerCircuit } from "../mail/circuit.js"
+import { retryDueAlerts } from "../alerts/retry-due.js"
 
 /** What one sweep did (`POST /admin/sweep` answers it). */
 export class SweepReport extends Schema.Class<SweepReport>("SweepReport")({
@@ -17,7 +18,11 @@ export class SweepReport extends Schema.Class<SweepReport>("SweepReport")({
   /** Orders held, not counted, because the mailer is misconfigured (`MailerCircuit` open). */
   held: Schema.Int,
   /** Orders another sender leased first, or that could not be read. */
-  skipped: Schema.Int
+  skipped: Schema.Int,
+  /** Stored alerts whose failed delivery was attempted again (their backoff had passed). */
+  alertsAttempted: Schema.Int,
+  /** Of those, delivered this time. */
+  alertsDelivered: Schema.Int
 }) {}
 
 /** Bounds of one sweep. */
@@ -42,7 +47,10 @@ type Tally = {
   readonly held: number
 }
 
-/** One run of the retry sweep: every due order gets one delivery attempt under a lease. */
+/**
+ * One run of the retry sweep: every due order gets one delivery attempt under a lease;
+ * then every stored alert whose delivery failed and is due again gets one more attempt.
+ */
 export const sweep = (options: SweepOptions = {}) =>
   Effect.gen(function*() {
     const store = yield* OrderStore
@@ -91,7 +99,14 @@ export const sweep = (options: SweepOptions = {}) =>
       }
       if (page.length < requested) break
     }
-    return new SweepReport({ ...tally, skipped: tally.scanned - tally.sent - tally.failed - tally.capped - tally.held })
+    // After the orders, so an alert raised by an order capped in this sweep is not attempted twice in it.
+    const alerts = yield* retryDueAlerts({ limit })
+    return new SweepReport({
+      ...tally,
+      skipped: tally.scanned - tally.sent - tally.failed - tally.capped - tally.held,
+      alertsAttempted: alerts.attempted,
+      alertsDelivered: alerts.delivered
+    })
   }).pipe(step("sweep"))
 
 /** Sweeps forever on the policy's cadence; a failed sweep is logged and the next one runs. */

@@ -14,12 +14,27 @@ export const makeMemoryAlertStore = (alerts: Map<string, Alert> = new Map()): Al
       alerts.set(alert.id, alert)
       return true
     }),
-  recordAttempt: (id, { at, error }) =>
+  recordAttempt: (id, { at, attempts, error, nextAttemptAt }) =>
     Effect.sync(() => {
       const alert = alerts.get(id)
       if (alert) {
-        alerts.set(id, new Alert({ ...alert, deliveredAt: error === null ? at : alert.deliveredAt, deliveryError: error }))
+        alerts.set(
+          id,
+          new Alert({ ...alert, deliveredAt: error === null ? at : alert.deliveredAt, deliveryError: error, attempts, nextAttemptAt })
+        )
       }
+    }),
+  claimDue: (now, { limit, until }) =>
+    Effect.sync(() => {
+      const due = Array.from(alerts.values())
+        .filter((a) => a.deliveredAt === null && a.nextAttemptAt !== null && a.nextAttemptAt <= now)
+        .sort((a, b) => a.nextAttemptAt! - b.nextAttemptAt! || a.id.localeCompare(b.id))
+        .slice(0, limit)
+      return due.map((alert) => {
+        const claimed = new Alert({ ...alert, nextAttemptAt: until })
+        alerts.set(alert.id, claimed)
+        return claimed
+      })
     }),
   list: ({ limit }) =>
     Effect.sync(() =>

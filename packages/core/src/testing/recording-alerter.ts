@@ -6,22 +6,25 @@ import { Alerter } from "../alerts/alerter.js"
 export interface RecordingAlerterShape {
   /** Alerts the alerter was asked to deliver (including failed attempts). */
   readonly attempts: Effect.Effect<ReadonlyArray<Alert>>
+  /** Makes later attempts fail (the channel is down) or succeed. */
+  readonly setFailing: (failing: boolean) => Effect.Effect<void>
 }
 
-/** An alerter that records every alert; with `failing`, every attempt fails after being recorded. */
+/** An alerter that records every alert; while `failing`, every attempt fails after being recorded. */
 export class RecordingAlerter extends Context.Tag("@hookgate/core/testing/RecordingAlerter")<
   RecordingAlerter,
   RecordingAlerterShape
 >() {
   static layer(options: { readonly failing?: boolean } = {}): Layer.Layer<Alerter | RecordingAlerter> {
     return Layer.effectContext(
-      Effect.map(Ref.make<ReadonlyArray<Alert>>([]), (ref) =>
-        Context.make(RecordingAlerter, { attempts: Ref.get(ref) }).pipe(
+      Effect.map(Effect.all([Ref.make<ReadonlyArray<Alert>>([]), Ref.make(options.failing ?? false)]), ([ref, failing]) =>
+        Context.make(RecordingAlerter, { attempts: Ref.get(ref), setFailing: (value) => Ref.set(failing, value) }).pipe(
           Context.add(Alerter, {
             alert: (alert) =>
               Effect.zipRight(
                 Ref.update(ref, (list) => [...list, alert]),
-                options.failing ? Effect.fail(new AlertFailed({ detail: "alert channel is down" })) : Effect.void
+                Effect.flatMap(Ref.get(failing), (down) =>
+                  down ? Effect.fail(new AlertFailed({ detail: "alert channel is down" })) : Effect.void)
               )
           })
         ))

@@ -38,25 +38,30 @@ export const printAlerts = (alerts: ReadonlyArray<Alert>) =>
     alerts.length === 0
       ? "no alerts"
       : table(
-        ["created", "kind", "order", "delivered", "message"],
+        ["created", "kind", "order", "delivered", "attempts", "next attempt", "message"],
         alerts.map((a) => [
           time(a.createdAt),
           a.kind,
           a.orderKey ?? "-",
           a.deliveredAt !== null ? time(a.deliveredAt) : a.deliveryError !== null ? `failed: ${clip(a.deliveryError, 30)}` : "no",
+          String(a.attempts),
+          // A failed alert with no next attempt has had every attempt the cap allows: the operator's now.
+          a.nextAttemptAt !== null ? time(a.nextAttemptAt) : a.deliveredAt === null && a.attempts > 0 ? "gave up" : "-",
           clip(a.message, 80)
         ])
       )
   )
 
 export const printReport = (report: SweepReport) =>
-  Console.log(table(["scanned", "sent", "failed", "capped", "held", "skipped"], [[
+  Console.log(table(["scanned", "sent", "failed", "capped", "held", "skipped", "alerts attempted", "alerts delivered"], [[
     String(report.scanned),
     String(report.sent),
     String(report.failed),
     String(report.capped),
     String(report.held),
-    String(report.skipped)
+    String(report.skipped),
+    String(report.alertsAttempted),
+    String(report.alertsDelivered)
   ]]))
 
 /** What is known of an order's earlier attempts, before an operator acts on it. */

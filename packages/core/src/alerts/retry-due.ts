@@ -1,0 +1,28 @@
+import { Clock, Duration, Effect } from "effect"
+import { step } from "../internal/spans.js"
+import { alertRetryPolicy } from "./alert-retry.js"
+import { AlertStore } from "./alert-store.js"
+import { attemptAlert } from "./raise.js"
+
+/** What one pass over the due alerts did. */
+export interface AlertRetryReport {
+  /** Stored alerts whose failed delivery was attempted again. */
+  readonly attempted: number
+  /** Of those, delivered this time. */
+  readonly delivered: number
+}
+
+/**
+ * Attempts again the stored alerts whose delivery failed and whose backoff has passed
+ * (`AlertStore.claimDue`, claimed for the policy's lease so two sweeps do not both
+ * attempt one), recording each outcome. Run by every sweep.
+ */
+export const retryDueAlerts = (options: { readonly limit?: number } = {}) =>
+  Effect.gen(function*() {
+    const store = yield* AlertStore
+    const policy = yield* alertRetryPolicy
+    const now = yield* Clock.currentTimeMillis
+    const claimed = yield* store.claimDue(now, { limit: options.limit ?? 100, until: Math.ceil(now + Duration.toMillis(policy.leaseFor)) })
+    const delivered = yield* Effect.forEach(claimed, attemptAlert, { concurrency: 4 })
+    return { attempted: claimed.length, delivered: delivered.filter(Boolean).length } satisfies AlertRetryReport
+  }).pipe(step("alerts.retry"))
