@@ -45,7 +45,9 @@ describe("WebhookAlerter", () => {
         message: alert.message,
         createdAt: alert.createdAt,
         deliveredAt: null,
-        deliveryError: null
+        deliveryError: null,
+        attempts: 0,
+        nextAttemptAt: null
       })
     }))
 

@@ -1,4 +1,4 @@
--- 0003_alert_retries.sql: generated from @hookgate/store-sql's migrations; do not edit by hand.
+-- 0004_alert_retries.sql: generated from @hookgate/store-sql's migrations; do not edit by hand.
 -- Applied by `wrangler d1 migrations apply` or by @hookgate/store-d1's applyMigrations;
 -- both record it in d1_migrations.
 

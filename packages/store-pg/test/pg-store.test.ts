@@ -1,3 +1,4 @@
+import { SqlStore } from "@hookgate/store-sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Lease, OrderStore } from "@hookgate/core"
 import { newOrder } from "@hookgate/core/conformance"
@@ -39,7 +40,7 @@ describe("PgStore", () => {
           await client.end()
         }
       })
-      expect(rows.map((r) => r.migration_id)).toEqual([1, 2])
+      expect(rows.map((r) => r.migration_id)).toEqual(SqlStore.migrations.map((m) => m.id))
     }))
 
   it.effect("a statement that outlives the statement timeout is cancelled by Postgres and reported as StoreUnavailable", () =>

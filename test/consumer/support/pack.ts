@@ -17,7 +17,7 @@ export interface PackageManifest {
   readonly version: string
   readonly private?: boolean
   readonly bin?: Record<string, string>
-  readonly exports?: Record<string, string | Record<string, string>>
+  readonly exports?: Record<string, string | Record<string, string> | null>
   readonly dependencies?: Record<string, string>
   readonly peerDependencies?: Record<string, string>
 }
@@ -63,6 +63,8 @@ export const missingFiles = (tarball: Tarball): ReadonlyArray<string> => {
   const has = new Set(tarball.files)
   const wanted = new Set<string>(["README.md", "LICENSE", "package.json"])
   for (const target of Object.values(tarball.manifest.exports ?? {})) {
+    // `null` closes a subpath (`"./internal/*": null`): nothing to hold.
+    if (target === null) continue
     for (const path of typeof target === "string" ? [target] : Object.values(target)) wanted.add(path.replace(/^\.\//, ""))
   }
   for (const path of Object.values(tarball.manifest.bin ?? {})) wanted.add(path.replace(/^\.\//, ""))

@@ -83,10 +83,11 @@ const receiveAgain = (event: VerifiedEvent, order: Order, now: number) =>
         yield* recordReceipt(event, key, "replayed", now)
         return Outcome.Failed({ orderKey: key, error: order.lastError ?? "rejected" })
       case "pending": {
-        if (order.nextAttemptAt > now) {
-          // Only the backoff decides when a failed order is tried again: a replay (a
-          // provider's retry, or a captured request sent again) neither sends nor counts
-          // an attempt before then, so no burst of copies can cap an order early.
+        if (order.leaseToken === null && order.nextAttemptAt > now) {
+          // Only the backoff decides when a failed (released) order is tried again: a replay
+          // (a provider's retry, or a captured request sent again) neither sends nor counts
+          // an attempt before then, so no burst of copies can cap an order early. A leased
+          // order is another sender's: the lease decides below.
           yield* recordReceipt(event, key, "not_due", now)
           return Outcome.Retry({ orderKey: key, error: order.lastError ?? "not due yet", nextAttemptAt: order.nextAttemptAt })
         }

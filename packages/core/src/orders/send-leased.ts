@@ -153,7 +153,9 @@ const recordSent = (leased: Leased, receipt: SendReceipt, mailerHonoursKeys: boo
     const completed = yield* Effect.either(lease.complete(key, leased.token, receipt, { now, mailerHonoursKeys }))
     if (completed._tag === "Left") {
       // Accepted but unmarked: the lease expires, a later sender resends with the same key.
+      // Never answer `sent` for it: the provider is told to retry (503 unavailable).
       yield* Effect.logError("email accepted but the sent marker could not be written", completed.left)
+      return yield* completed.left
     } else if (Option.isNone(completed.right)) {
       yield* noteLeaseLost(key)
     } else if (completed.right.value.possibleDuplicate) {

@@ -45,7 +45,8 @@ export type Launch = { readonly args: ReadonlyArray<string> } | { readonly npmSt
 export const startGateway = async (
   env: Record<string, string>,
   launch: Launch = { args: ["serve"] },
-  startTimeoutMs = 20_000
+  // Generous: on a loaded 2-core machine a cold start (`npm start` runs `tsc -b` first) takes tens of seconds.
+  startTimeoutMs = 60_000
 ): Promise<GatewayProcess> => {
   if (!existsSync(BUILT)) throw new Error("run `tsc -b` first (npm test does)")
   const viaNpm = "npmStart" in launch
