@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -17,8 +18,9 @@ import { stripeCheckout } from "./support/webhooks.js"
 
 const SECTION = "Walkthrough: the admin API and a campaign"
 const readme = readFileSync(join(exampleDir, "README.md"), "utf8")
+const blocks = shellBlocks(readme, SECTION)
 const env: Record<string, string> = {}
-const commands = parseCommands(shellBlocks(readme, SECTION), env)
+const commands = parseCommands(blocks, env)
 const curls = commands.filter((c) => c.words[0] === "curl")
 
 /** `.dev.vars.example`, which the walkthrough copies to `.dev.vars`. */
@@ -138,6 +140,16 @@ describe("the README's walkthrough, run against the example Worker in Miniflare"
       const url = new URL(request.url)
       return `${request.method} ${url.pathname}${url.search}`
     })).toEqual(steps.map((s) => s.request))
+  })
+
+  it("a real shell reads every command into the same words (curl, cp and npx replaced by functions that print them)", () => {
+    const programs = [...new Set(commands.map((c) => c.words[0]!).filter((w) => w !== "export"))]
+    expect(programs.sort()).toEqual(["cp", "curl", "npx"])
+    // Each word ends with \037, each command with \036; a clean environment, `set -u` as the parser does.
+    const shims = programs.map((p) => `${p}() { printf '%s\\037' ${p} "$@"; printf '\\036'; }`).join("\n")
+    const output = execFileSync("sh", ["-c", `set -eu\n${shims}\n${blocks.join("\n")}`], { env: { PATH: process.env["PATH"] ?? "" }, encoding: "utf8" })
+    const read = output.split("\u001e").filter((c) => c !== "").map((c) => c.split("\u001f").slice(0, -1))
+    expect(read).toEqual(commands.filter((c) => c.words[0] !== "export").map((c) => c.words))
   })
 
   it("create, start, pause, watch, resume, watch: each answer as shown, one email per recipient through the queue and send_email", async () => {
