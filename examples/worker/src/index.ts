@@ -2,9 +2,11 @@ import { FetchHttpClient, HttpRouter } from "@effect/platform"
 import { EmailAlerter } from "@hookgate/alerters"
 import { Cloudflare } from "@hookgate/cloudflare"
 import { Renderer, RetryPolicy } from "@hookgate/core"
+import { Campaigns } from "@hookgate/core/campaigns"
 import { adminRoutes, webhookRoutes } from "@hookgate/core/http"
 import { type Mailer, OutgoingEmail } from "@hookgate/core/mail"
 import { mountWhenSet, Providers } from "@hookgate/core/providers"
+import { deadLetterHandler } from "@hookgate/core/queue"
 import { CloudflareEmail } from "@hookgate/mailer-cf-email"
 import { Resend } from "@hookgate/mailer-resend"
 import { Creem } from "@hookgate/provider-creem"
@@ -35,15 +37,30 @@ const Webhooks = Providers.layer(
   mountWhenSet("CREEM_WEBHOOK_SECRET", (secrets) => Creem.layer({ secrets }))
 )
 
-// The webhooks, and the admin API (`/admin/*`) behind the HOOKGATE_ADMIN_TOKEN secret,
-// read from env on each request: without it every admin request answers 401.
-const Routes = HttpRouter.concat(webhookRoutes(), adminRoutes({ token: Config.redacted("HOOKGATE_ADMIN_TOKEN") }))
+// The webhooks, and the admin API (`/admin/*`, campaigns included) behind the HOOKGATE_ADMIN_TOKEN
+// secret, read from env on each request: without it every admin request answers 401.
+const Routes = HttpRouter.concat(
+  webhookRoutes(),
+  adminRoutes({ token: Config.redacted("HOOKGATE_ADMIN_TOKEN"), campaigns: {} })
+)
+
+const Pipeline = Layer.mergeAll(Webhooks, Template, RetryPolicy.layerConfig(), EmailAlerter.layerConfig()).pipe(
+  Layer.provideMerge(Mail),
+  // Applies pending migrations once per isolate (a no-op after `wrangler d1 migrations apply`).
+  Layer.provideMerge(Cloudflare.layerD1Store({ binding: "DB", migrate: true }))
+)
 
 export default Cloudflare.makeWorker({
   router: Routes,
-  layer: Layer.mergeAll(Webhooks, Template, RetryPolicy.layerConfig(), EmailAlerter.layerConfig()).pipe(
-    Layer.provideMerge(Mail),
-    // Applies pending migrations once per isolate (a no-op after `wrangler d1 migrations apply`).
-    Layer.provideMerge(Cloudflare.layerD1Store({ binding: "DB", migrate: true }))
-  )
+  // Campaigns send their batch messages to the CAMPAIGNS queue (wrangler.jsonc) and mail through the same mailer.
+  layer: Campaigns.layer().pipe(
+    Layer.provideMerge(Cloudflare.layerCampaignQueue({ binding: "CAMPAIGNS" })),
+    Layer.provideMerge(Pipeline)
+  ),
+  queues: {
+    // One email per recipient, whatever the redeliveries; a paused campaign's batches wait for resume.
+    "hookgate-campaigns": Cloudflare.campaignBatches,
+    // Batches the queue gave up on: kept in D1, and the owner alerted.
+    "hookgate-campaigns-dlq": deadLetterHandler()
+  }
 })

@@ -41,6 +41,21 @@ export const envFingerprint = (env: Env): string => {
   return fingerprint
 }
 
+/** A tenant's runtime, held by one invocation until it calls `release` (once; later calls do nothing). */
+export interface HeldRuntime<R> {
+  readonly runtime: Runtime.Runtime<R>
+  readonly release: () => void
+}
+
+interface Entry<R> {
+  readonly runtime: Promise<Runtime.Runtime<R>>
+  readonly dispose: () => Promise<void>
+  /** Invocations holding it (from `acquire` to `release`), counted from before the build finishes. */
+  holders: number
+  /** Out of the table: disposed once the last holder releases it. */
+  evicted: boolean
+}
+
 /**
  * The runtimes of one isolate, one per tenant: each is built from its `env` on first
  * use (Workers only hand `env` to the handlers), then shared by every request and cron
@@ -48,20 +63,35 @@ export const envFingerprint = (env: Env): string => {
  * sender, passed by a platform that routes several shops through one script) never
  * reuses another's runtime. A failed build is logged and not kept, so the next
  * invocation tries again.
+ *
+ * `acquire` holds the runtime until `release`: beyond `maxRuntimes` tenants the least
+ * recently used leaves the table (its next invocation builds afresh), but it is
+ * disposed only once no invocation holds it, so a request, cron run or deferred work
+ * still running on it finishes on an intact runtime.
  */
 export const isolateRuntime = <R, E>(
   makeLayer: (env: Env) => Layer.Layer<R, E>,
-  logger: Layer.Layer<never> = Layer.empty
+  logger: Layer.Layer<never> = Layer.empty,
+  options: { readonly maxRuntimes?: number } = {}
 ) => {
-  const built = new Map<string, { readonly runtime: Promise<Runtime.Runtime<R>>; readonly dispose: () => Promise<void> }>()
-  return (env: Env): Promise<Runtime.Runtime<R>> => {
+  const maxRuntimes = options.maxRuntimes ?? MAX_RUNTIMES
+  const built = new Map<string, Entry<R>>()
+  const disposeWhenFree = (entry: Entry<R>) => {
+    if (entry.evicted && entry.holders === 0) void entry.dispose()
+  }
+  const evict = (tenant: string, entry: Entry<R>) => {
+    if (built.get(tenant) === entry) built.delete(tenant)
+    entry.evicted = true
+    disposeWhenFree(entry)
+  }
+  const entryFor = (env: Env): Entry<R> => {
     const tenant = envFingerprint(env)
     const existing = built.get(tenant)
     if (existing !== undefined) {
       // Most recently used last, so the eviction below takes the least recently used.
       built.delete(tenant)
       built.set(tenant, existing)
-      return existing.runtime
+      return existing
     }
     const managed = ManagedRuntime.make(makeLayer(env))
     const runtime = Effect.runPromise(
@@ -71,16 +101,36 @@ export const isolateRuntime = <R, E>(
         )
       )
     ).catch((error: unknown) => {
-      built.delete(tenant)
-      void managed.dispose()
+      // Not kept: the next invocation builds again. Its holders release a runtime they never got.
+      evict(tenant, entry)
       throw error
     })
-    built.set(tenant, { runtime, dispose: () => managed.dispose() })
-    if (built.size > MAX_RUNTIMES) {
-      const [oldest, entry] = built.entries().next().value!
-      built.delete(oldest)
-      void entry.dispose()
+    const entry: Entry<R> = { runtime, dispose: () => managed.dispose(), holders: 0, evicted: false }
+    built.set(tenant, entry)
+    if (built.size > maxRuntimes) {
+      const [oldest, last] = built.entries().next().value!
+      evict(oldest, last)
     }
-    return runtime
+    return entry
+  }
+  return {
+    /** The tenant's runtime, held until `release`; rejects when its layer cannot be built. */
+    acquire: async (env: Env): Promise<HeldRuntime<R>> => {
+      const entry = entryFor(env)
+      entry.holders++
+      let released = false
+      const release = () => {
+        if (released) return
+        released = true
+        entry.holders--
+        disposeWhenFree(entry)
+      }
+      try {
+        return { runtime: await entry.runtime, release }
+      } catch (error) {
+        release()
+        throw error
+      }
+    }
   }
 }

@@ -16,7 +16,7 @@ import { Background, makeBackground } from "./background.js"
 import { deferredAlerter } from "./deferred-alerter.js"
 import { layerEnv, type WorkerEnv } from "./env.js"
 import { QueueNotConfigured } from "./errors.js"
-import { isolateRuntime } from "./isolate.js"
+import { type HeldRuntime, isolateRuntime } from "./isolate.js"
 import { consumeBatch, type QueueConsumer } from "./queue.js"
 import type { WorkerExecutionContext, WorkerMessageBatch, WorkerScheduledController } from "./runtime-types.js"
 
@@ -84,7 +84,7 @@ export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): Hook
   const withDeferredAlerts = Layer.map(withCircuit, (context) =>
     Context.add(context, Alerter, deferredAlerter(Context.get(context, Alerter), Context.get(context, AlertStore))))
   const logger = options.jsonLogs === false ? Layer.empty : Logger.json
-  const runtimeFor = isolateRuntime(
+  const runtimes = isolateRuntime(
     (env) => withDeferredAlerts.pipe(Layer.provide(layerEnv(env)), Layer.provideMerge(logger)),
     logger
   )
@@ -103,54 +103,57 @@ export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): Hook
   }
   const asEnv = (env: WorkerEnvInput) => env as Readonly<Record<string, unknown>>
 
+  /**
+   * Runs one invocation on its tenant's runtime, held until the invocation and the
+   * work it deferred to `ctx.waitUntil` are done (an evicted runtime is disposed only then).
+   */
+  const invoke = async <A>(
+    { release, runtime }: HeldRuntime<WorkerServices | R>,
+    ctx: WorkerExecutionContext,
+    run: (runtime: Runtime.Runtime<WorkerServices | R>, background: ReturnType<typeof makeBackground>) => Promise<A>
+  ): Promise<A> => {
+    const background = makeBackground()
+    try {
+      return await run(runtime, background)
+    } finally {
+      // Work deferred before a failure still goes out.
+      const deferred = background.flush(runtime)
+      if (deferred === undefined) release()
+      else ctx.waitUntil(deferred.finally(release))
+    }
+  }
+
   return {
     fetch: async (request, env, ctx) => {
       // Logged by isolateRuntime; 503 so that the provider retries the webhook.
-      const runtime = await runtimeFor(asEnv(env)).catch(() => undefined)
-      if (runtime === undefined) return unavailable()
-      const background = makeBackground()
-      const response = await handlerFor(runtime)(request, Context.make(Background, background.service))
-      const deferred = background.flush(runtime)
-      if (deferred !== undefined) ctx.waitUntil(deferred)
-      return response
+      const held = await runtimes.acquire(asEnv(env)).catch(() => undefined)
+      if (held === undefined) return unavailable()
+      // The answer's body is complete when the handler returns (JSON): nothing streams from the runtime after it.
+      return invoke(held, ctx, (runtime, background) => handlerFor(runtime)(request, Context.make(Background, background.service)))
     },
 
-    scheduled: async (controller, env, ctx) => {
-      const runtime = await runtimeFor(asEnv(env))
-      const background = makeBackground()
-      try {
-        await Runtime.runPromise(runtime)(
+    scheduled: async (controller, env, ctx) =>
+      invoke(await runtimes.acquire(asEnv(env)), ctx, (runtime, background) =>
+        Runtime.runPromise(runtime)(
           sweep({ limit: 50, concurrency: 4, ...options.sweep }).pipe(
             // The report's counts as log fields, which Workers Logs index.
             Effect.tap((report) => Effect.annotateLogs(Effect.logInfo("sweep"), { ...report })),
             Effect.annotateLogs({ cron: controller.cron, scheduledTime: controller.scheduledTime }),
             Effect.provideService(Background, background.service)
           )
-        )
-      } finally {
-        // Alerts deferred before a failure still go out.
-        const deferred = background.flush(runtime)
-        if (deferred !== undefined) ctx.waitUntil(deferred)
-      }
-    },
+        ).then(() => undefined)),
 
     queue: async (batch, env, ctx) => {
       const consumer = options.queues?.[batch.queue]
       // Throwing leaves every message unacknowledged: Queues retries them (and, past
       // max_retries, moves them to the dead-letter queue if there is one).
       if (consumer === undefined) throw new QueueNotConfigured({ queue: batch.queue, messages: batch.messages.length })
-      const runtime = await runtimeFor(asEnv(env))
-      const background = makeBackground()
-      try {
-        await Runtime.runPromise(runtime)(
+      return invoke(await runtimes.acquire(asEnv(env)), ctx, (runtime, background) =>
+        Runtime.runPromise(runtime)(
           consumeBatch(batch, consumer, options.queueConcurrency === undefined ? {} : { concurrency: options.queueConcurrency }).pipe(
             Effect.provideService(Background, background.service)
           )
-        )
-      } finally {
-        const deferred = background.flush(runtime)
-        if (deferred !== undefined) ctx.waitUntil(deferred)
-      }
+        ))
     }
   }
 }

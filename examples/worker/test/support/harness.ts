@@ -12,6 +12,41 @@ export const ADMIN_TOKEN = "example-worker-admin-token"
 /** The two configurations the tests run, side by side in one Miniflare, each with its own D1. */
 export type Mailer = "cloudflare" | "resend"
 
+/** Options of `startExample`. */
+export interface ExampleOptions {
+  /** The `HOOKGATE_ADMIN_TOKEN` secret (default `ADMIN_TOKEN`). */
+  readonly adminToken?: string
+  /** Seconds a queue waits for a fuller batch, instead of wrangler.jsonc's `max_batch_timeout`. */
+  readonly maxBatchTimeout?: number
+}
+
+/** The queue options wrangler derives from wrangler.jsonc (records by binding and by queue name). */
+interface QueueOptions {
+  readonly queueProducers?: Record<string, { readonly queueName: string }>
+  readonly queueConsumers?: Record<string, object>
+}
+
+/**
+ * The queues of wrangler.jsonc for one copy. A queue has one consumer, so the
+ * `send_email` copy consumes them; the Resend copy's producers go to queues of its own
+ * that nothing consumes (its tests start no campaign).
+ */
+const queuesOf = (name: Mailer, options: object, maxBatchTimeout: number | undefined): QueueOptions => {
+  const { queueConsumers = {}, queueProducers = {} } = options as QueueOptions
+  if (name === "resend") {
+    return {
+      queueProducers: Object.fromEntries(Object.entries(queueProducers).map(([binding, producer]) =>
+        [binding, { ...producer, queueName: `${producer.queueName}-${name}` }])),
+      queueConsumers: {}
+    }
+  }
+  return {
+    queueProducers,
+    queueConsumers: Object.fromEntries(Object.entries(queueConsumers).map(([queue, consumer]) =>
+      [queue, maxBatchTimeout === undefined ? consumer : { ...consumer, maxBatchTimeout }]))
+  }
+}
+
 /**
  * The example Worker, bundled by wrangler, running in Miniflare (workerd) with
  * the bindings wrangler.jsonc declares: real D1, the real `send_email` binding,
@@ -19,15 +54,20 @@ export type Mailer = "cloudflare" | "resend"
  * (MAILER=cloudflare) and one through Resend (MAILER=resend), whose outbound
  * requests to api.resend.com Miniflare hands to a local Resend test server.
  */
-export const startExample = async () => {
+export const startExample = async (options: ExampleOptions = {}) => {
   const bundle = await bundleWorker()
   const config = unstable_readConfig({ config: wranglerConfig })
   const { workerOptions } = unstable_getMiniflareWorkerOptions(wranglerConfig)
   const resend = await startResendTestServer({ apiKey: RESEND_API_KEY })
   const log = new CapturingLog(LogLevel.INFO)
-  const secrets = { STRIPE_WEBHOOK_SECRET: STRIPE_SECRET, CREEM_WEBHOOK_SECRET: CREEM_SECRET, HOOKGATE_ADMIN_TOKEN: ADMIN_TOKEN }
+  const secrets = {
+    STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
+    CREEM_WEBHOOK_SECRET: CREEM_SECRET,
+    HOOKGATE_ADMIN_TOKEN: options.adminToken ?? ADMIN_TOKEN
+  }
   const worker = (name: Mailer, vars: Record<string, string>) => ({
     ...workerOptions,
+    ...queuesOf(name, workerOptions, options.maxBatchTimeout),
     name,
     // The bundle wrangler wrote, as its one module (listed, not scanned: Miniflare's scan
     // refuses the cloudflare:email mailer's run-time `import()`, which workerd resolves).
@@ -85,6 +125,8 @@ export const startExample = async () => {
       })
       return { status: response.status, body: (await response.json()) as Record<string, unknown> }
     },
+    /** The copy's `fetch`, as a client reaches it (any URL: the Worker reads only its path). */
+    fetch: (mailer: Mailer, url: string, init: RequestInit = {}) => workers[mailer].fetch(url, init as never),
     get: async (mailer: Mailer, path: string, headers: Record<string, string> = {}) => {
       const response = await workers[mailer].fetch(`https://shop.example${path}`, { headers })
       return { status: response.status, body: (await response.json()) as Record<string, unknown> }
