@@ -20,7 +20,7 @@ import { cpuSeconds, type Started, startBaseline, startGateway, startResend, sto
 
 const ROUNDS = 5
 const ROUND_SECONDS = 6
-const WARMUP_SECONDS = 2
+const WARMUP_SECONDS = 4
 const CONNECTIONS = 16
 const FROM = "hookgate bench <orders@bench.hookgate.localhost>"
 

@@ -6,7 +6,7 @@ import { layerDefaultRenderer } from "@hookgate/node"
 import { stripeSignatureHeader } from "@hookgate/provider-stripe/testing"
 import Database from "better-sqlite3"
 import { Effect } from "effect"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -23,7 +23,8 @@ type Post = (body: string, signature: string) => Promise<{ readonly status: numb
 /** A Resend stand-in and the baseline server on free ports, for the length of `test`. */
 const withBaseline = async (test: (post: Post, db: string, emails: () => ReadonlyArray<AcceptedEmail>) => Promise<void>) => {
   const resend = await startResendTestServer()
-  const db = join(mkdtempSync(join(tmpdir(), "hookgate-http-baseline-")), "baseline.db")
+  const dir = mkdtempSync(join(tmpdir(), "hookgate-http-baseline-"))
+  const db = join(dir, "baseline.db")
   const server = baselineServer({ filename: db, stripeSecret: SECRET, resendUrl: resend.url, resendApiKey: resend.apiKey, from: FROM })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/stripe`
@@ -37,6 +38,7 @@ const withBaseline = async (test: (post: Post, db: string, emails: () => Readonl
     server.closeAllConnections()
     await new Promise((resolve) => server.close(resolve))
     await resend.close()
+    rmSync(dir, { recursive: true, force: true })
   }
 }
 
