@@ -1,9 +1,10 @@
 import type { BenchSuite } from "../lib.js"
 import { campaignsSuite } from "./campaigns.js"
+import { httpSuite } from "./http.js"
 import { pipelineSuite } from "./pipeline.js"
 import { postgresSuite } from "./postgres.js"
 import { sweepSuite } from "./sweep.js"
 import { verifySuite } from "./verify.js"
 
 /** Every benchmark suite, in the order the table prints them. */
-export const suites: ReadonlyArray<BenchSuite> = [pipelineSuite, sweepSuite, verifySuite, campaignsSuite, postgresSuite]
+export const suites: ReadonlyArray<BenchSuite> = [pipelineSuite, sweepSuite, verifySuite, campaignsSuite, postgresSuite, httpSuite]

@@ -1,0 +1,153 @@
+import { SqlStore } from "@hookgate/store-sql"
+import Database from "better-sqlite3"
+import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+
+/**
+ * The HTTP suite's baseline: a minimal node:http server doing a webhook's work
+ * with no framework and no Effect. Per request: Stripe's signature checked with
+ * node:crypto (`t=…,v1=…` over `${t}.${body}`, 300 s tolerance, constant-time
+ * compare), the JSON parsed, the same two statements as hookgate's SQLite store
+ * (insert with a lease, then mark sent) on a WAL file through better-sqlite3, and
+ * the same receipt as the gateway's default renderer POSTed to a Resend-like
+ * API (`/emails`, bearer key, `Idempotency-Key`) with fetch, as the gateway's
+ * Resend mailer does. It answers as the gateway does: 200 `{ status: "sent", orderId }`.
+ */
+
+export interface BaselineServerOptions {
+  /** The SQLite file; migrated with hookgate's own migrations on start. */
+  readonly filename: string
+  readonly stripeSecret: string
+  /** The Resend-like API, e.g. the bench's `@hookgate/mailer-resend/testing` server. */
+  readonly resendUrl: string
+  readonly resendApiKey: string
+  readonly from: string
+}
+
+const TOLERANCE_SECONDS = 300
+
+/** The gateway's default receipt (packages/node/src/renderer.ts), written out without Effect. */
+export const renderReceipt = (from: string, orderKey: string, to: string, product: string | null, amount: number, currency: string) => {
+  let money: string
+  try {
+    money = new Intl.NumberFormat("en", { style: "currency", currency: currency.toUpperCase() }).format(amount / 100)
+  } catch {
+    money = `${(amount / 100).toFixed(2)} ${currency.toUpperCase()}`
+  }
+  const what = product ?? "your purchase"
+  return {
+    from,
+    to: [to],
+    subject: `Your order: ${what}`,
+    text: [
+      "Thank you for your order.",
+      "",
+      `Product: ${what}`,
+      `Amount: ${money}`,
+      `Order: ${orderKey}`,
+      "",
+      "Keep this email: it is your receipt."
+    ].join("\n")
+  }
+}
+
+/** Stripe's check: a fresh `t` and one `v1` matching the HMAC-SHA256 of `${t}.${body}`. */
+const verifiedStripe = (header: string | undefined, body: Buffer, secret: string): boolean => {
+  if (header === undefined) return false
+  let timestamp: string | undefined
+  const given: Array<Buffer> = []
+  for (const element of header.split(",")) {
+    const at = element.indexOf("=")
+    const key = element.slice(0, at).trim()
+    const value = element.slice(at + 1).trim()
+    if (key === "t") timestamp = value
+    else if (key === "v1" && value.length === 64) given.push(Buffer.from(value, "hex"))
+  }
+  if (timestamp === undefined || Math.abs(Date.now() / 1000 - Number(timestamp)) > TOLERANCE_SECONDS) return false
+  const expected = createHmac("sha256", secret).update(`${timestamp}.`).update(body).digest()
+  return given.some((mac) => mac.length === expected.length && timingSafeEqual(mac, expected))
+}
+
+const readBody = (request: IncomingMessage) =>
+  new Promise<Buffer>((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("end", () => resolve(Buffer.concat(chunks)))
+    request.on("error", reject)
+  })
+
+const answer = (response: ServerResponse, status: number, body: unknown) => {
+  const text = JSON.stringify(body)
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) })
+  response.end(text)
+}
+
+const openBaselineDatabase = (filename: string): Database.Database => {
+  const db = new Database(filename)
+  db.pragma("journal_mode = WAL")
+  db.pragma("busy_timeout = 5000")
+  for (const statement of SqlStore.migrations.flatMap((m) => m.statements)) db.exec(statement)
+  return db
+}
+
+/** The baseline server, not yet listening; closing it closes the database. */
+export const baselineServer = (options: BaselineServerOptions): Server => {
+  const db = openBaselineDatabase(options.filename)
+  // The two statements hookgate's store issues for a delivered order (packages/store-sql/src/sql-store.ts).
+  const insert = db.prepare(`INSERT INTO hookgate_orders (
+  order_key, provider, event_id, event_type, email, product, amount, currency, metadata, payload_hash,
+  status, attempts, next_attempt_at, lease_token, lease_expires_at, uncertain,
+  duplicates_prevented, possible_duplicates, leases_lost, created_at, updated_at
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, 0, 0, 0, 0, ?, ?)
+ON CONFLICT (order_key) DO NOTHING RETURNING order_key`)
+  const complete = db.prepare(`UPDATE hookgate_orders SET status = 'sent', message_id = ?, sent_at = ?, updated_at = ?,
+  lease_token = NULL, lease_expires_at = NULL, last_error = NULL, possible_duplicates = possible_duplicates + 0
+WHERE order_key = ? AND lease_token = ? RETURNING 0 AS possible_duplicate`)
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    if (request.method !== "POST" || request.url !== "/webhooks/stripe") return answer(response, 404, { status: "not_found" })
+    const body = await readBody(request)
+    const signature = request.headers["stripe-signature"]
+    if (!verifiedStripe(Array.isArray(signature) ? signature.join(", ") : signature, body, options.stripeSecret)) {
+      return answer(response, 400, { status: "invalid_signature" })
+    }
+    const event = JSON.parse(body.toString("utf8"))
+    const session = event.data.object
+    if (event.type !== "checkout.session.completed" || session.payment_status !== "paid") {
+      return answer(response, 200, { status: "ignored", eventType: event.type })
+    }
+    const key = `stripe:${session.id}`
+    const email: string = session.customer_details?.email ?? session.customer_email
+    const metadata: Record<string, string> = session.metadata ?? {}
+    const product = metadata.product_id ?? null
+    const hash = createHash("sha256").update(JSON.stringify([email.toLowerCase(), product, session.amount_total, session.currency])).digest("hex")
+    const now = Date.now()
+    const token = randomUUID()
+    const row = insert.get(key, "stripe", event.id, event.type, email, product, session.amount_total, session.currency,
+      JSON.stringify(metadata), hash, now, token, now + 300_000, now, now)
+    if (row === undefined) return answer(response, 200, { status: "duplicate", orderId: key })
+    const sent = await fetch(`${options.resendUrl}/emails`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${options.resendApiKey}`,
+        "content-type": "application/json",
+        "user-agent": "hookgate-bench-baseline",
+        "idempotency-key": `hookgate/order/${key}`
+      },
+      body: JSON.stringify(renderReceipt(options.from, key, email, product, session.amount_total, session.currency))
+    })
+    if (!sent.ok) return answer(response, 500, { status: "retry", orderId: key, detail: await sent.text() })
+    const { id } = (await sent.json()) as { id: string }
+    const at = Date.now()
+    complete.get(id, at, at, key, token)
+    return answer(response, 200, { status: "sent", orderId: key })
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) answer(response, 500, { status: "error", detail: String(error) })
+    })
+  })
+  server.on("close", () => db.close())
+  return server
+}

@@ -1,0 +1,86 @@
+import { checkoutSessionEvent } from "@hookgate/provider-stripe/testing"
+import autocannon from "autocannon"
+import { createHmac } from "node:crypto"
+
+/**
+ * One round of load from autocannon: `connections` keep-alive connections POST
+ * webhooks for `seconds`, each a distinct paid Checkout Session (its own event
+ * id, session id and buyer) signed afresh as Stripe signs (`t=…,v1=…`, HMAC-SHA256
+ * of `${t}.${body}`). The keys of the orders answered 2xx are kept, so the caller
+ * can check each one is stored as sent.
+ */
+
+export interface LoadOptions {
+  /** The server's base URL; webhooks go to `/webhooks/stripe`. */
+  readonly url: string
+  readonly stripeSecret: string
+  /** Makes every order key of the round unique across rounds and servers. */
+  readonly prefix: string
+  readonly seconds: number
+  readonly connections: number
+}
+
+export interface RoundResult {
+  /** Order keys (`stripe:<session id>`) answered 2xx. */
+  readonly okKeys: ReadonlyArray<string>
+  readonly seconds: number
+  readonly webhooksPerSecond: number
+  readonly p50Ms: number
+  readonly p99Ms: number
+  readonly non2xx: number
+  /** Connection errors, timeouts included. */
+  readonly errors: number
+}
+
+interface Context {
+  key?: string
+}
+
+export const signedStripeWebhook = (secret: string, prefix: string, n: number) => {
+  const session = `cs_${prefix}${n}`
+  const body = checkoutSessionEvent(`evt_${prefix}${n}`, "checkout.session.completed", {
+    id: session,
+    email: `buyer${n}@example.com`,
+    amountTotal: 1900,
+    currency: "usd",
+    metadata: { product_id: "course-101" }
+  })
+  const timestamp = Math.floor(Date.now() / 1000)
+  const v1 = createHmac("sha256", secret).update(`${timestamp}.`).update(body).digest("hex")
+  return { key: `stripe:${session}`, body, signature: `t=${timestamp},v1=${v1}` }
+}
+
+export const driveRound = async (options: LoadOptions): Promise<RoundResult> => {
+  let n = 0
+  const okKeys: Array<string> = []
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.seconds,
+    requests: [{
+      method: "POST",
+      path: "/webhooks/stripe",
+      setupRequest: (request, context: Context) => {
+        const webhook = signedStripeWebhook(options.stripeSecret, options.prefix, n++)
+        context.key = webhook.key
+        return {
+          ...request,
+          body: webhook.body,
+          headers: { ...request.headers, "content-type": "application/json; charset=utf-8", "stripe-signature": webhook.signature }
+        }
+      },
+      onResponse: (status, _body, context: Context) => {
+        if (status >= 200 && status < 300) okKeys.push(context.key!)
+      }
+    }]
+  })
+  return {
+    okKeys,
+    seconds: result.duration,
+    webhooksPerSecond: okKeys.length / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors
+  }
+}
