@@ -1,7 +1,7 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import type * as Connection from "@effect/sql/SqlConnection"
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
+import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { Duration, Effect, Layer, Schedule } from "effect"
@@ -48,6 +48,13 @@ const withBusyRetry = (connection: Connection.Connection, budget: Duration.Durat
   }
 }
 
+/** The database file (or its folder) cannot be opened or created: a typed error naming the file, never a stack trace. */
+export const cannotOpen = (filename: string, cause: unknown) =>
+  new SqlError({
+    cause,
+    message: `cannot open the SQLite database ${filename}: ${cause instanceof Error ? cause.message : String(cause)}`
+  })
+
 /**
  * A `SqlClient` over `@effect/sql-sqlite-node`'s connection whose statements
  * retry SQLITE_BUSY on a Schedule (see above), with `BEGIN IMMEDIATE` transactions.
@@ -56,7 +63,10 @@ export const layerBusyRetryingClient = (options: { readonly filename: string; re
   Layer.scoped(
     SqlClient.SqlClient,
     Effect.gen(function*() {
-      const sqlite = yield* SqliteClient.make({ filename: options.filename })
+      // better-sqlite3 throws from its constructor (a defect in @effect/sql-sqlite-node): make it a typed failure.
+      const sqlite = yield* SqliteClient.make({ filename: options.filename }).pipe(
+        Effect.catchAllDefect((defect) => Effect.fail(cannotOpen(options.filename, defect)))
+      )
       // `reserve` holds the driver's one connection (behind its semaphore) until the scope closes.
       const acquire = Effect.map(sqlite.reserve, (connection) => withBusyRetry(connection, options.busyBudget))
       const client = yield* SqlClient.make({

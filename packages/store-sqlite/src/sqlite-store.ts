@@ -5,7 +5,7 @@ import { SqlStore } from "@hookgate/store-sql"
 import { Config, type ConfigError, Duration, Effect, Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
-import { layerBusyRetryingClient } from "./busy-retry.js"
+import { cannotOpen, layerBusyRetryingClient } from "./busy-retry.js"
 
 /** Where the database lives and how long a writer waits. */
 export interface SqliteStoreOptions {
@@ -28,9 +28,12 @@ export interface SqliteStoreOptions {
 export const layerClient = (options: SqliteStoreOptions) =>
   Layer.effectDiscard(SqlStore.migrate).pipe(
     Layer.provideMerge(
-      Layer.unwrapEffect(Effect.sync(() => {
-        if (options.filename !== ":memory:") mkdirSync(dirname(options.filename), { recursive: true })
-        return layerBusyRetryingClient({ filename: options.filename, busyBudget: Duration.millis(options.busyTimeoutMs ?? 5000) })
+      Layer.unwrapEffect(Effect.try({
+        try: () => {
+          if (options.filename !== ":memory:") mkdirSync(dirname(options.filename), { recursive: true })
+          return layerBusyRetryingClient({ filename: options.filename, busyBudget: Duration.millis(options.busyTimeoutMs ?? 5000) })
+        },
+        catch: (cause) => cannotOpen(options.filename, cause)
       }))
     )
   )
