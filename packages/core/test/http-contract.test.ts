@@ -74,6 +74,26 @@ describe("the HTTP contract", () => {
     expect((await first).body.status).toBe("sent")
   })
 
+  it("a client that hangs up mid-send does not interrupt it: the order is recorded sent, and a replay is a duplicate", async () => {
+    const handle = gateway({ mailer: { script: [MailerSteps.slow("500 millis")] } })
+    const request = await signed(paid("o1"))
+    const hangUp = new AbortController()
+    const first = handle(
+      new Request("http://hookgate.test/webhooks/test", {
+        method: "POST",
+        body: request.body,
+        headers: request.headers,
+        signal: hangUp.signal
+      })
+    ).catch((error: unknown) => error)
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    hangUp.abort()
+    await first
+    await new Promise((resolve) => setTimeout(resolve, 700))
+    // Interrupted mid-send, the order would stay leased and pending (202 in_progress) until the sweep resends it.
+    expect(await post(handle, "/webhooks/test", request)).toEqual({ status: 200, body: { status: "duplicate", orderId: "test:o1" } })
+  })
+
   it("retry (500) when the send failed and was recorded", async () => {
     const handle = gateway({ mailer: { otherwise: MailerSteps.transient() } })
     const answer = await post(handle, "/webhooks/test", await signed(paid("o1")))

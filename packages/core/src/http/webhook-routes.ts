@@ -45,7 +45,10 @@ const answerWebhook = (providerName: string, options: WebhookRoutesOptions) =>
       Effect.catchTag("RequestError", (error) =>
         Effect.fail(new MalformedPayload({ provider: providerName, detail: `body could not be read: ${error.reason}` })))
     )
-    return yield* receive(providerName, WebhookRequest.fromParts(body, request.headers))
+    // Once the body is read, a client that hangs up (a provider's timeout) does not interrupt the
+    // webhook: interrupted between claim and record, an accepted email would stay unrecorded until
+    // the sweep sends it again. Every step is bounded (send timeout, store budget), and shutdown waits.
+    return yield* Effect.uninterruptible(receive(providerName, WebhookRequest.fromParts(body, request.headers)))
   }).pipe(
     Effect.map(answerOutcome),
     Effect.catchAll((error) => Effect.succeed(answerError(error))),
