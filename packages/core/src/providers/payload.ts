@@ -1,5 +1,6 @@
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { MalformedPayload } from "./errors.js"
+import { stringStructCheck } from "./string-struct.js"
 
 // Fatal: a body that is not valid UTF-8 is malformed, not silently repaired.
 const decoder = new TextDecoder("utf-8", { fatal: true })
@@ -26,12 +27,19 @@ export const describeParseError = (error: ParseResult.ParseError): string =>
 /**
  * A synchronous decoder, built once, whose failure is a `MalformedPayload`
  * naming what was being decoded. The schema must decode synchronously (an
- * asynchronous one fails every input).
+ * asynchronous one fails every input). A struct of string fields is checked
+ * without the schema's machinery when it passes (`stringStructCheck`).
  */
 export const eitherDecoderFor = <A, I>(provider: string, what: string, schema: Schema.Schema<A, I>) => {
   const decode = Schema.decodeUnknownEither(schema)
-  return (input: unknown): Either.Either<A, MalformedPayload> =>
+  const slow = (input: unknown): Either.Either<A, MalformedPayload> =>
     Either.mapLeft(decode(input), (error) => new MalformedPayload({ provider, detail: `${what}: ${describeParseError(error)}` }))
+  const check = stringStructCheck(schema.ast)
+  if (check === undefined) return slow
+  return (input: unknown): Either.Either<A, MalformedPayload> => {
+    const checked = check(input)
+    return checked === undefined ? slow(input) : Either.right(checked as A)
+  }
 }
 
 /** A decoder, built once, whose failure is a `MalformedPayload` naming what was being decoded. */
