@@ -30,7 +30,8 @@ import { type BenchSuite, figure, ratePerSecond } from "../lib.js"
 
 const EVENT_BYTES = 2048
 const IN_FLIGHT = 16
-const ROUNDS = 3
+const ROUNDS = 7
+const ROUND_SECONDS = 0.4
 
 /** A Checkout Session event padded with metadata to exactly `EVENT_BYTES` bytes. */
 const stripeEvent = () => {
@@ -73,21 +74,23 @@ interface Measurement {
 }
 
 /**
- * Each figure is the best of `ROUNDS` one-second runs, the rounds interleaved
+ * Each figure is the median of `ROUNDS` short runs, the rounds interleaved
  * across all verifiers, so a burst of load on a shared machine or a late JIT
- * tier does not land on one verifier's whole figure.
+ * tier does not land on one verifier's whole figure, and no verifier's figure
+ * rests on one lucky quiet moment.
  */
 const measure = async (measurements: ReadonlyArray<Measurement>) => {
-  const best = new Map<string, number>()
+  const rates = new Map<string, Array<number>>(measurements.map((m) => [m.key, []]))
   for (let round = 0; round < ROUNDS; round++) {
     for (const m of measurements) {
       const rate = m.inFlight === undefined
-        ? await ratePerSecond(m.op, 1)
-        : await concurrentRatePerSecond(async () => m.op(), m.inFlight, 1)
-      best.set(m.key, Math.max(best.get(m.key) ?? 0, rate))
+        ? await ratePerSecond(m.op, ROUND_SECONDS)
+        : await concurrentRatePerSecond(async () => m.op(), m.inFlight, ROUND_SECONDS)
+      rates.get(m.key)!.push(rate)
     }
   }
-  return measurements.map((m) => figure(m.key, m.label, best.get(m.key)!, "/s"))
+  const median = (values: Array<number>) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+  return measurements.map((m) => figure(m.key, m.label, median(rates.get(m.key)!), "/s"))
 }
 
 const run = async () => {
