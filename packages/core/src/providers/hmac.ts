@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { concat, timingSafeEqual } from "./bytes.js"
+import { concat, timingSafeEqual, utf8 } from "./bytes.js"
 
 /**
  * HMAC-SHA256 as a service, so one provider code path runs on any runtime:
@@ -85,7 +85,7 @@ export class Hmac extends Context.Reference<Hmac>()("@hookgate/core/Hmac", {
 
 /** Imports an HMAC-SHA256 key with the `Hmac` in context (Web Crypto unless another is provided). */
 export const importHmacKey = (secret: Uint8Array | string): Effect.Effect<HmacKey> =>
-  Effect.flatMap(Hmac, (hmac) => hmac.importKey(typeof secret === "string" ? new TextEncoder().encode(secret) : secret))
+  Effect.flatMap(Hmac, (hmac) => hmac.importKey(typeof secret === "string" ? utf8(secret) : secret))
 
 /** HMAC-SHA256 of the concatenated parts (so a prefix and a raw body need no copy into a string). */
 export const hmacSha256 = (key: HmacKey, ...parts: ReadonlyArray<Uint8Array>): Effect.Effect<Uint8Array> => key.sign(parts)
