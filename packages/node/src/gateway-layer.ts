@@ -2,6 +2,7 @@ import { FetchHttpClient } from "@effect/platform"
 import { type Renderer, RetryPolicy } from "@hookgate/core"
 import { Alerter } from "@hookgate/core/alerts"
 import { defaultProbeSchedule, Mailer, MailerCircuit } from "@hookgate/core/mail"
+import { NodeHmac } from "@hookgate/core/node"
 import { mountWhenSet, Providers } from "@hookgate/core/providers"
 import { EmailAlerter, fanOut } from "@hookgate/alerters"
 import { Resend } from "@hookgate/mailer-resend"
@@ -75,8 +76,9 @@ export const mountedProviders = (config: GatewayConfig): ReadonlyArray<string> =
 ]
 
 /**
- * The provider registry: Stripe and Creem, each mounted only with its secret.
- * With no secret at all there is nothing to serve, and the gateway refuses to start.
+ * The provider registry: Stripe and Creem, each mounted only with its secret,
+ * their keys imported on node:crypto (`NodeHmac`). With no secret at all there
+ * is nothing to serve, and the gateway refuses to start.
  */
 export const providersLayer = (config: GatewayConfig): Layer.Layer<Providers, ConfigError.ConfigError> => {
   if (mountedProviders(config).length === 0) {
@@ -88,7 +90,7 @@ export const providersLayer = (config: GatewayConfig): Layer.Layer<Providers, Co
   return Providers.layer(
     mountWhenSet(config.stripeSecrets, (secrets) => Stripe.layer({ secrets })),
     mountWhenSet(config.creemSecrets, (secrets) => Creem.layer({ secrets }))
-  )
+  ).pipe(Layer.provide(NodeHmac.layer()))
 }
 
 /** The whole gateway: providers and delivery. */

@@ -1,5 +1,6 @@
 import { Providers } from "@hookgate/core/providers"
-import { describe, expect, it } from "@effect/vitest"
+import { describeEachHmac } from "@hookgate/core/conformance"
+import { expect } from "@effect/vitest"
 import { ConfigProvider, Effect, Exit, Layer } from "effect"
 import { Creem } from "../src/index.js"
 import { creemEvent, signCreemRequest } from "../src/testing.js"
@@ -16,7 +17,7 @@ const verifyUnder = (secret: string, name = "creem") =>
     return yield* provider.verify(yield* signCreemRequest(secret, creemEvent("evt_cfg", "refund.created")))
   })
 
-describe("creem: configuration", () => {
+describeEachHmac("creem: configuration", (it) => {
   it.effect("layerConfig reads CREEM_WEBHOOK_SECRET as a comma-separated list; either secret verifies", () =>
     Effect.gen(function*() {
       expect((yield* verifyUnder(SECRET)).id).toBe("evt_cfg")

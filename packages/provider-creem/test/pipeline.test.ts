@@ -1,6 +1,7 @@
 import { OrderStore } from "@hookgate/core"
 import { MailerSteps, ScriptedMailer } from "@hookgate/core/testing"
-import { describe, expect, it } from "@effect/vitest"
+import { describeEachHmac } from "@hookgate/core/conformance"
+import { expect } from "@effect/vitest"
 import { Duration, Effect, TestClock } from "effect"
 import { checkoutCompletedEvent, creemEvent, signCreemRequest } from "../src/testing.js"
 import { makeProvider, pipeline, receiveCreem, SECRET } from "./support.js"
@@ -27,7 +28,7 @@ const redeliverOnSchedule = (deliver: Effect.Effect<string, unknown, any>) =>
 // The mailer does not honour idempotency keys here, so every call would be a second email.
 const noKeys = { honoursIdempotencyKeys: false }
 
-describe("creem: through the core pipeline", () => {
+describeEachHmac("creem: through the core pipeline", (it) => {
   it.effect("the same signed request again at +30 s, +1 min, +5 min and +1 h sends one email", () =>
     Effect.gen(function*() {
       const request = yield* signCreemRequest(SECRET, checkoutCompletedEvent("evt_r", { orderId: "ord_r" }))

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "@effect/vitest"
+import { describeEachHmac } from "@hookgate/core/conformance"
+import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHmac } from "node:crypto"
 import { checkoutCompletedEvent, creemSignature } from "../src/testing.js"
@@ -16,7 +17,7 @@ const unusual =
   " \"object\": {\"order\": {\"id\": \"ord_日本\", \"amount\": 1000, \"currency\": \"EUR\"},\r\n" +
   "  \"customer\": {\"email\": \"zoë@example.com\"}, \"metadata\": {\"note\": \"🧾\u00a0\u2028\"}}}\n\n  "
 
-describe("creem: signatures against node:crypto vectors", () => {
+describeEachHmac("creem: signatures against node:crypto vectors", (it) => {
   it.effect("hookgate's signer matches node:crypto, byte for byte", () =>
     Effect.gen(function*() {
       expect(yield* creemSignature(SECRET, body)).toBe(nodeSignature(SECRET, body))

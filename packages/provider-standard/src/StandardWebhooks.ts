@@ -43,13 +43,7 @@ export interface ConfigOptions extends Omit<Options, "secrets"> {
   readonly secrets: string | Config.Config<Secrets>
 }
 
-const typeField = (payload: unknown): string | undefined => {
-  if (typeof payload !== "object" || payload === null) return undefined
-  const type = (payload as { readonly type?: unknown }).type
-  return typeof type === "string" && type !== "" ? type : undefined
-}
-
-/** The envelope: the event type read by `eventType`; the event id is `webhook-id`, from the signature. */
+/** The envelope of an `eventType` option: the event type it reads; the event id is `webhook-id`, from the signature. */
 const envelopeOf = (eventType: (payload: unknown) => string | undefined): Schema.Schema<Envelope, unknown> =>
   Schema.transformOrFail(Schema.Unknown, Schema.Struct({ type: Schema.String }), {
     strict: true,
@@ -62,7 +56,8 @@ const envelopeOf = (eventType: (payload: unknown) => string | undefined): Schema
     encode: (envelope, _, ast) => ParseResult.fail(new ParseResult.Forbidden(ast, envelope, "envelopes are only decoded"))
   })
 
-const defaultEnvelope = envelopeOf(typeField)
+/** The default envelope: a non-empty `type` field (Polar, Svix, Resend); a plain struct, which the kit checks cheaply. */
+const TypeField = Schema.Struct({ type: Schema.NonEmptyString })
 
 /**
  * A Standard Webhooks provider, each secret's key imported once. It checks the
@@ -70,17 +65,20 @@ const defaultEnvelope = envelopeOf(typeField)
  * then the timestamp window, then reads the event type. The event id is
  * `webhook-id`, which the spec keeps stable across retries of one message.
  */
-export const make = (options: Options): Effect.Effect<WebhookProvider> =>
-  makeProvider({
+export const make = (options: Options): Effect.Effect<WebhookProvider> => {
+  const common = {
     name: options.name,
     secrets: options.secrets,
     secretFormat: secretKeyFormat(options.secretFormat ?? "base64"),
     parseSignature,
     signedContent,
     tolerance: options.tolerance ?? DEFAULT_TOLERANCE,
-    envelope: options.eventType === undefined ? defaultEnvelope : envelopeOf(options.eventType),
     fulfilment: options.fulfilment
-  })
+  }
+  return options.eventType === undefined
+    ? makeProvider({ ...common, envelope: TypeField })
+    : makeProvider({ ...common, envelope: envelopeOf(options.eventType) })
+}
 
 /** A Standard Webhooks provider, for `Providers.layer(…)`. */
 export const layer = (options: Options): Layer.Layer<never, never, Providers> => Providers.register(make(options))

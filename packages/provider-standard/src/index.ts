@@ -1,6 +1,6 @@
 /**
  * @hookgate/provider-standard: verifies Standard Webhooks (Polar, Svix-sent
- * and Resend's own webhooks; `webhook-*` or `svix-*` headers) on Web Crypto,
+ * and Resend's own webhooks; `webhook-*` or `svix-*` headers) through core's `Hmac` (Web Crypto or node:crypto),
  * with the mapping from payload to fulfilment supplied by the user
  * (`fulfilOn` from `@hookgate/core/providers`).
  *

@@ -1,5 +1,6 @@
 import { Providers } from "@hookgate/core/providers"
-import { describe, expect, it } from "@effect/vitest"
+import { describeEachHmac } from "@hookgate/core/conformance"
+import { expect } from "@effect/vitest"
 import { ConfigProvider, Effect, Exit, Layer } from "effect"
 import { StandardWebhooks } from "../src/index.js"
 import { signStandardRequest } from "../src/testing.js"
@@ -24,7 +25,7 @@ const polarConfig = (secretFormat?: "raw") =>
     ...(secretFormat === undefined ? {} : { secretFormat })
   })
 
-describe("standard webhooks: configuration", () => {
+describeEachHmac("standard webhooks: configuration", (it) => {
   it.effect("layerConfig reads the named config as a comma-separated list; either secret verifies", () =>
     Effect.gen(function*() {
       yield* atNow

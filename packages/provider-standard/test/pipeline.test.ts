@@ -1,6 +1,7 @@
 import { OrderStore } from "@hookgate/core"
 import { ScriptedMailer } from "@hookgate/core/testing"
-import { describe, expect, it } from "@effect/vitest"
+import { describeEachHmac } from "@hookgate/core/conformance"
+import { expect } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { signStandardRequest } from "../src/testing.js"
 import { atNow, makeProvider, orderPaid, pipeline, receivePolar, SECRET } from "./support.js"
@@ -9,7 +10,7 @@ const mailer = Effect.flatMap(ScriptedMailer, (m) => Effect.all({ calls: m.calls
 const receipts = Effect.flatMap(OrderStore, (store) => store.receipts({ limit: 20 }))
 const noKeys = { honoursIdempotencyKeys: false }
 
-describe("standard webhooks: through the core pipeline", () => {
+describeEachHmac("standard webhooks: through the core pipeline", (it) => {
   it.effect("order.paid sends one email; the sender's retries of the message (same id, new timestamp) send nothing", () =>
     Effect.gen(function*() {
       yield* atNow

@@ -2,7 +2,8 @@ import { receive, RetryPolicy } from "@hookgate/core"
 import { fulfilOn, Providers } from "@hookgate/core/providers"
 import { layerTestRenderer, RecordingAlerter, ScriptedMailer } from "@hookgate/core/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
-import { describe, expect, it } from "@effect/vitest"
+import { describeEachHmac } from "@hookgate/core/conformance"
+import { expect } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Schema } from "effect"
 import { StandardWebhooks } from "../src/index.js"
 import { signStandardRequest } from "../src/testing.js"
@@ -53,7 +54,7 @@ const event = (status: string) =>
     data: { id: "ord_readme", status, total_amount: 900, currency: "usd", product_id: null, customer: { email: "a@example.com" } }
   })
 
-describe("standard webhooks: the README example", () => {
+describeEachHmac("standard webhooks: the README example", (it) => {
   it.effect("mounts Polar from config and sends one email for a paid order", () =>
     Effect.gen(function*() {
       yield* atNow

@@ -1,5 +1,5 @@
 /**
- * @hookgate/provider-stripe: verifies Stripe webhooks (Web Crypto, raw body,
+ * @hookgate/provider-stripe: verifies Stripe webhooks (core's `Hmac`: Web Crypto or node:crypto; raw body,
  * several secrets, a two-sided timestamp window) and turns paid Checkout
  * Sessions into fulfilments keyed `stripe:<session id>`.
  *

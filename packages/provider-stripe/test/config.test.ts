@@ -1,5 +1,6 @@
 import { Providers } from "@hookgate/core/providers"
-import { describe, expect, it } from "@effect/vitest"
+import { describeEachHmac } from "@hookgate/core/conformance"
+import { expect } from "@effect/vitest"
 import { ConfigProvider, Effect, Exit, Layer, Redacted } from "effect"
 import { Stripe } from "../src/index.js"
 import { signStripeRequest } from "../src/testing.js"
@@ -18,7 +19,7 @@ const verifyUnder = (secret: string) =>
     return yield* provider.verify(request)
   })
 
-describe("stripe: configuration", () => {
+describeEachHmac("stripe: configuration", (it) => {
   it.effect("layerConfig reads STRIPE_WEBHOOK_SECRET as a comma-separated list; either secret verifies", () =>
     Effect.gen(function*() {
       yield* atNow

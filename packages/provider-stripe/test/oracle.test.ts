@@ -1,4 +1,5 @@
-import { describe, expect, it } from "@effect/vitest"
+import { describeEachHmac } from "@hookgate/core/conformance"
+import { expect } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import Stripe from "stripe"
 import { checkoutSessionEvent, stripeSignatureHeader } from "../src/testing.js"
@@ -25,7 +26,7 @@ const stripeAccepts = async (payload: string, header: string, secret: string) =>
   return event
 }
 
-describe("stripe: the official library as oracle", () => {
+describeEachHmac("stripe: the official library as oracle", (it) => {
   it.effect("a header made by stripe.webhooks.generateTestHeaderString is accepted", () =>
     Effect.gen(function*() {
       yield* atNow

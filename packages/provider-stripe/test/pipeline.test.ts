@@ -1,6 +1,7 @@
 import { OrderStore } from "@hookgate/core"
 import { ScriptedMailer } from "@hookgate/core/testing"
-import { describe, expect, it } from "@effect/vitest"
+import { describeEachHmac } from "@hookgate/core/conformance"
+import { expect } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { checkoutSessionEvent, signStripeRequest } from "../src/testing.js"
 import { atNow, makeProvider, pipeline, receiveStripe, SECRET } from "./support.js"
@@ -13,7 +14,7 @@ const receiptsOf = (orderKey?: string) =>
 // The mailer does not honour idempotency keys here, so every call would be a second email.
 const env = pipeline(makeProvider(), { mailer: { honoursIdempotencyKeys: false } })
 
-describe("stripe: through the core pipeline", () => {
+describeEachHmac("stripe: through the core pipeline", (it) => {
   it.effect("completed (unpaid) then async_payment_succeeded for one session sends one email", () =>
     Effect.gen(function*() {
       yield* atNow

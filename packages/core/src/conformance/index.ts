@@ -1,5 +1,7 @@
 /**
- * @hookgate/core/conformance: the suites every store runs (needs @effect/vitest).
+ * @hookgate/core/conformance: the suites every store and provider runs (needs
+ * @effect/vitest; the provider suites run under node:crypto as well as Web Crypto,
+ * so this entry point imports node:crypto).
  */
 export { storeConformance } from "./store-conformance.js"
 export { alertStoreConformance } from "./alert-store-conformance.js"
@@ -10,3 +12,4 @@ export { campaignStoreConformance, recipients, runningCampaign, TEMPLATE } from 
 export { campaignBehaviours, type CampaignScenario } from "./campaign-behaviours.js"
 export type { LedgerServices } from "./ledger-services.js"
 export { type HostileCase, type HostileExpectation, type MessageToSign, type PayingFields, providerConformance, type ProviderUnderTest } from "./provider-conformance.js"
+export { describeEachHmac, type HmacTester, hmacImplementations, testerUnder } from "./each-hmac.js"

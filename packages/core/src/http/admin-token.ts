@@ -2,7 +2,7 @@ import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { utf8ToBytes } from "@noble/hashes/utils.js"
 import { type Config, Effect, Option, Redacted } from "effect"
-import { timingSafeEqual } from "../providers/hmac.js"
+import { timingSafeEqual } from "../providers/bytes.js"
 
 /**
  * The admin token: a `Redacted` value, or a `Config` read on each request (a

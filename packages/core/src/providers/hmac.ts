@@ -1,21 +1,46 @@
-import { Effect } from "effect"
+import { Context, Effect, Layer } from "effect"
+import { concat, timingSafeEqual, utf8 } from "./bytes.js"
 
 /**
- * HMAC-SHA256 on Web Crypto, so one code path runs in Workers and Node.
- * Keys are imported once (import is the slow part) and reused for every call.
+ * HMAC-SHA256 as a service, so one provider code path runs on any runtime:
+ * Web Crypto by default (Workers, browsers, Node, and no `node:` import in core),
+ * node:crypto where `NodeHmac.layer()` from `@hookgate/core/node` provides it (the
+ * Node gateway does). Keys are imported once per secret and carry their own
+ * implementation, so a key always signs the way it was imported.
  */
 
-const encoder = new TextEncoder()
-
-declare const HmacKeyBrand: unique symbol
+const HmacKeyTypeId: unique symbol = Symbol.for("@hookgate/core/HmacKey")
+type HmacKeyTypeId = typeof HmacKeyTypeId
 
 /**
- * An imported HMAC-SHA256 key, opaque: Web Crypto's `CryptoKey` underneath, but
- * public types name only this, so users need no DOM lib.
+ * An imported HMAC-SHA256 key. Public types name only this (no DOM lib's
+ * `CryptoKey`, no Node `KeyObject`); the key underneath never leaves it.
  */
 export interface HmacKey {
-  readonly [HmacKeyBrand]: "HmacKey"
+  readonly [HmacKeyTypeId]: HmacKeyTypeId
+  /** Which implementation imported it: `web-crypto`, `node:crypto`, … */
+  readonly implementation: string
+  /** HMAC-SHA256 of the concatenated parts. */
+  readonly sign: (parts: ReadonlyArray<Uint8Array>) => Effect.Effect<Uint8Array>
+  /**
+   * The same MAC computed synchronously, where the implementation can (node:crypto);
+   * undefined for Web Crypto, whose answer is a promise. With it the kit verifies
+   * without suspending the fiber.
+   */
+  readonly signSync: ((parts: ReadonlyArray<Uint8Array>) => Uint8Array) | undefined
+  /** Compares two MACs in time that depends only on their lengths. */
+  readonly equals: (a: Uint8Array, b: Uint8Array) => boolean
 }
+
+/** What an HMAC implementation offers: importing a secret's key, once. */
+export interface HmacService {
+  /** `web-crypto`, `node:crypto`, …: for logs and test names. */
+  readonly name: string
+  readonly importKey: (secret: Uint8Array) => Effect.Effect<HmacKey>
+}
+
+/** Makes an `HmacKey` from an implementation's parts (for an implementation of `HmacService`). */
+export const makeHmacKey = (parts: Omit<HmacKey, HmacKeyTypeId>): HmacKey => ({ [HmacKeyTypeId]: HmacKeyTypeId, ...parts })
 
 // Web Crypto's key type, named without the DOM lib's `CryptoKey`.
 type WebCryptoKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>
@@ -23,74 +48,44 @@ type WebCryptoKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>
 // TypeScript 5.9's DOM types want an ArrayBuffer-backed view; every view here is one.
 const buffer = (bytes: Uint8Array) => bytes as Uint8Array<ArrayBuffer>
 
-/** The UTF-8 bytes of a string. */
-export const utf8 = (text: string): Uint8Array => encoder.encode(text)
+const webCryptoKey = (key: WebCryptoKey): HmacKey =>
+  makeHmacKey({
+    implementation: "web-crypto",
+    sign: (parts) =>
+      Effect.promise(() => crypto.subtle.sign("HMAC", key, buffer(concat(parts))).then((mac) => new Uint8Array(mac))),
+    signSync: undefined,
+    equals: timingSafeEqual
+  })
 
-/** Imports an HMAC-SHA256 key for signing and verifying. */
-export const importHmacKey = (secret: Uint8Array | string): Effect.Effect<HmacKey> =>
-  Effect.promise(() =>
-    crypto.subtle.importKey(
-      "raw",
-      buffer(typeof secret === "string" ? utf8(secret) : secret),
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign", "verify"]
+/** HMAC-SHA256 on Web Crypto: Workers, browsers, Deno, Bun and Node alike. The default. */
+export const webCryptoHmac: HmacService = {
+  name: "web-crypto",
+  importKey: (secret) =>
+    Effect.map(
+      Effect.promise(() =>
+        crypto.subtle.importKey("raw", buffer(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"])
+      ),
+      webCryptoKey
     )
-  ) as Effect.Effect<unknown> as Effect.Effect<HmacKey>
+}
+
+/**
+ * The HMAC implementation providers import their keys with. A reference: without
+ * a layer it is Web Crypto. On Node, `NodeHmac.layer()` (`@hookgate/core/node`)
+ * selects node:crypto, several times faster per webhook.
+ */
+export class Hmac extends Context.Reference<Hmac>()("@hookgate/core/Hmac", {
+  defaultValue: (): HmacService => webCryptoHmac
+}) {
+  /** Selects an implementation, for the layers that make providers. */
+  static layer(service: HmacService): Layer.Layer<Hmac> {
+    return Layer.succeed(Hmac, service)
+  }
+}
+
+/** Imports an HMAC-SHA256 key with the `Hmac` in context (Web Crypto unless another is provided). */
+export const importHmacKey = (secret: Uint8Array | string): Effect.Effect<HmacKey> =>
+  Effect.flatMap(Hmac, (hmac) => hmac.importKey(typeof secret === "string" ? utf8(secret) : secret))
 
 /** HMAC-SHA256 of the concatenated parts (so a prefix and a raw body need no copy into a string). */
-export const hmacSha256 = (key: HmacKey, ...parts: ReadonlyArray<Uint8Array>): Effect.Effect<Uint8Array> =>
-  Effect.promise(() => crypto.subtle.sign("HMAC", key as unknown as WebCryptoKey, buffer(concat(parts)))).pipe(
-    Effect.map((mac) => new Uint8Array(mac))
-  )
-
-/** The parts joined into one byte string (the part itself when there is one). */
-export const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  if (parts.length === 1) return parts[0]!
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.byteLength, 0))
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.byteLength
-  }
-  return out
-}
-
-/** Compares two byte strings in time that depends only on their lengths. */
-export const timingSafeEqual = (a: Uint8Array, b: Uint8Array): boolean => {
-  if (a.byteLength !== b.byteLength) return false
-  let diff = 0
-  for (let i = 0; i < a.byteLength; i++) diff |= a[i]! ^ b[i]!
-  return diff === 0
-}
-
-const HEX = /^[0-9a-fA-F]*$/
-
-/** Lower-case hex of the bytes. */
-export const toHex = (bytes: Uint8Array): string =>
-  Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")
-
-/** Decodes hex, or undefined when the text is not even-length hex. */
-export const fromHex = (text: string): Uint8Array | undefined => {
-  if (text.length % 2 !== 0 || !HEX.test(text)) return undefined
-  const out = new Uint8Array(text.length / 2)
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(i * 2, i * 2 + 2), 16)
-  return out
-}
-
-/** Standard base64 of the bytes. */
-export const toBase64 = (bytes: Uint8Array): string => {
-  let binary = ""
-  for (const byte of bytes) binary += String.fromCharCode(byte)
-  return btoa(binary)
-}
-
-/** Decodes standard base64, or undefined when the text is not base64. */
-export const fromBase64 = (text: string): Uint8Array | undefined => {
-  try {
-    const binary = atob(text)
-    return Uint8Array.from(binary, (char) => char.charCodeAt(0))
-  } catch {
-    return undefined
-  }
-}
+export const hmacSha256 = (key: HmacKey, ...parts: ReadonlyArray<Uint8Array>): Effect.Effect<Uint8Array> => key.sign(parts)

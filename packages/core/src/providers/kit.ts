@@ -1,11 +1,11 @@
 import { type Config, type ConfigError, Duration, Effect, Either, type Layer, type Option, type Schema } from "effect"
 import type { Fulfilment } from "../orders/fulfilment.js"
 import { MalformedPayload, SignatureError } from "./errors.js"
-import { decoderFor, parseJsonBody } from "./payload.js"
+import { eitherDecoderFor, parseJsonEither } from "./payload.js"
 import { Providers, type WebhookProvider } from "./providers.js"
 import { importSecretKeys, secretList, type Secrets, secretsFrom, type SecretsInput, utf8SecretBytes } from "./secrets.js"
-import { anyKeyMatches } from "./signatures.js"
-import { checkTimestamp } from "./timestamp.js"
+import { anyKeyMatches, anyKeyMatchesSync } from "./signatures.js"
+import { timestampProblem } from "./timestamp.js"
 import { VerifiedEvent, type WebhookRequest } from "./webhook.js"
 
 /** What a signature header parses to: the given MACs, and what else the scheme signs. */
@@ -71,13 +71,16 @@ const UTF8_SECRET: SecretKeyFormat = { bytes: utf8SecretBytes, unusable: "empty"
 
 /**
  * Makes a `WebhookProvider` from its parts. Each secret's key is imported here,
- * once. `verify` then runs, in this order: parse the header (`SignatureError`
- * `missing_header` / `malformed_header`) → MAC of the signed content under each
- * key, newest first, compared in constant time (`no_matching_signature`) → the
- * timestamp window, when the scheme signs one (`timestamp_too_old` /
- * `timestamp_in_future`; after the MAC, so an unsigned request learns nothing
- * of the window) → the body as UTF-8 JSON → the envelope schema
- * (`MalformedPayload`) → a `VerifiedEvent`.
+ * once, with the `Hmac` in context (Web Crypto unless a layer such as
+ * `NodeHmac.layer()` selects another). `verify` then runs, in this order: parse
+ * the header (`SignatureError` `missing_header` / `malformed_header`) → MAC of
+ * the signed content under each key, newest first, compared in constant time
+ * (`no_matching_signature`) → the timestamp window, when the scheme signs one
+ * (`timestamp_too_old` / `timestamp_in_future`; after the MAC, so an unsigned
+ * request learns nothing of the window) → the body as UTF-8 JSON → the envelope
+ * schema (`MalformedPayload`; it must decode synchronously) → a `VerifiedEvent`.
+ * With keys that sign synchronously (node:crypto) the whole check is one step
+ * that never suspends the fiber.
  */
 export const makeProvider = <P extends SignatureParts, E extends Envelope, I>(
   spec: ProviderSpec<P, E, I>
@@ -87,27 +90,54 @@ export const makeProvider = <P extends SignatureParts, E extends Envelope, I>(
     const format = spec.secretFormat ?? UTF8_SECRET
     const keys = yield* importSecretKeys(name, secretList(spec.secrets), format.bytes, format.unusable)
     const toleranceSeconds = Duration.toSeconds(Duration.decode(spec.tolerance ?? DEFAULT_TOLERANCE))
-    const decodeEnvelope = decoderFor(name, "event", spec.envelope)
+    const decodeEnvelope = eitherDecoderFor(name, "event", spec.envelope)
+    const noMatch = () =>
+      Effect.fail(
+        new SignatureError({
+          provider: name,
+          reason: "no_matching_signature",
+          detail: "no signature matches the signed content under any configured secret"
+        })
+      )
 
-    const verify: WebhookProvider["verify"] = (request) =>
-      Effect.gen(function*() {
-        const parsed = spec.parseSignature(request)
-        if (Either.isLeft(parsed)) return yield* new SignatureError({ provider: name, ...parsed.left })
-        const parts = parsed.right
-        if (!(yield* anyKeyMatches(keys, spec.signedContent(parts, request), parts.signatures))) {
-          return yield* new SignatureError({
-            provider: name,
-            reason: "no_matching_signature",
-            detail: "no signature matches the signed content under any configured secret"
-          })
-        }
-        if (parts.timestamp !== undefined) yield* checkTimestamp(name, parts.timestamp, toleranceSeconds)
-        const payload = yield* parseJsonBody(name, request.body)
-        const envelope = yield* decodeEnvelope(payload)
-        const id = parts.id ?? envelope.id
-        if (id === undefined) return yield* new MalformedPayload({ provider: name, detail: "event: no event id" })
-        return new VerifiedEvent({ provider: name, id, type: envelope.type, payload })
-      })
+    // What follows a matching MAC, all synchronous: the window, JSON, the envelope.
+    const accept = (parts: P, request: WebhookRequest, nowMillis: number): Effect.Effect<VerifiedEvent, SignatureError | MalformedPayload> => {
+      if (parts.timestamp !== undefined) {
+        const problem = timestampProblem(name, parts.timestamp, toleranceSeconds, nowMillis)
+        if (problem !== undefined) return Effect.fail(problem)
+      }
+      const payload = parseJsonEither(name, request.body)
+      if (Either.isLeft(payload)) return Effect.fail(payload.left)
+      const envelope = decodeEnvelope(payload.right)
+      if (Either.isLeft(envelope)) return Effect.fail(envelope.left)
+      const id = parts.id ?? envelope.right.id
+      if (id === undefined) return Effect.fail(new MalformedPayload({ provider: name, detail: "event: no event id" }))
+      // Every field was just checked: no second validation in the constructor.
+      return Effect.succeed(new VerifiedEvent({ provider: name, id, type: envelope.right.type, payload: payload.right }, true))
+    }
+    const acceptNow = (parts: P, request: WebhookRequest) =>
+      Effect.clockWith((clock) => accept(parts, request, clock.unsafeCurrentTimeMillis()))
+
+    const verify: WebhookProvider["verify"] = keys.every((key) => key.signSync !== undefined)
+      ? (request) =>
+        Effect.clockWith((clock) => {
+          const parsed = spec.parseSignature(request)
+          if (Either.isLeft(parsed)) return Effect.fail(new SignatureError({ provider: name, ...parsed.left }))
+          const parts = parsed.right
+          return anyKeyMatchesSync(keys, spec.signedContent(parts, request), parts.signatures)
+            ? accept(parts, request, clock.unsafeCurrentTimeMillis())
+            : noMatch()
+        })
+      : (request) =>
+        Effect.suspend(() => {
+          const parsed = spec.parseSignature(request)
+          if (Either.isLeft(parsed)) return Effect.fail(new SignatureError({ provider: name, ...parsed.left }))
+          const parts = parsed.right
+          return Effect.flatMap(
+            anyKeyMatches(keys, spec.signedContent(parts, request), parts.signatures),
+            (matched) => (matched ? acceptNow(parts, request) : noMatch())
+          )
+        })
 
     return { name, verify, fulfilment: spec.fulfilment }
   })

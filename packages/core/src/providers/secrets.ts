@@ -1,5 +1,6 @@
 import { Array as Arr, Config, ConfigError, Effect, Either, Redacted } from "effect"
-import { importHmacKey, utf8 } from "./hmac.js"
+import { utf8 } from "./bytes.js"
+import { importHmacKey } from "./hmac.js"
 
 /** Signing secrets, newest first. Several are active while one is being rolled. */
 export type Secrets = Arr.NonEmptyReadonlyArray<Redacted.Redacted<string>>

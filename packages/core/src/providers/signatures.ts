@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { type HmacKey, hmacSha256, timingSafeEqual } from "./hmac.js"
+import type { HmacKey } from "./hmac.js"
 
 /**
  * Whether any of the given signatures is the HMAC of `parts` under any key:
@@ -13,10 +13,30 @@ export const anyKeyMatches = (
   parts: ReadonlyArray<Uint8Array>,
   given: ReadonlyArray<Uint8Array>
 ): Effect.Effect<boolean> => {
+  if (keys.every((key) => key.signSync !== undefined)) return Effect.sync(() => anyKeyMatchesSync(keys, parts, given))
   const tryKey = (index: number): Effect.Effect<boolean> =>
     index >= keys.length
       ? Effect.succeed(false)
-      : Effect.flatMap(hmacSha256(keys[index]!, ...parts), (expected) =>
-        given.some((signature) => timingSafeEqual(signature, expected)) ? Effect.succeed(true) : tryKey(index + 1))
+      : Effect.flatMap(keys[index]!.sign(parts), (expected) =>
+        matchesAny(keys[index]!, expected, given) ? Effect.succeed(true) : tryKey(index + 1))
   return tryKey(0)
+}
+
+/** `anyKeyMatches` for keys that all sign synchronously (node:crypto): no fiber suspends. */
+export const anyKeyMatchesSync = (
+  keys: ReadonlyArray<HmacKey>,
+  parts: ReadonlyArray<Uint8Array>,
+  given: ReadonlyArray<Uint8Array>
+): boolean => {
+  for (const key of keys) {
+    if (matchesAny(key, key.signSync!(parts), given)) return true
+  }
+  return false
+}
+
+const matchesAny = (key: HmacKey, expected: Uint8Array, given: ReadonlyArray<Uint8Array>) => {
+  for (const signature of given) {
+    if (key.equals(signature, expected)) return true
+  }
+  return false
 }

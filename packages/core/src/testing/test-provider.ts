@@ -1,6 +1,7 @@
 import { Effect, Either, Redacted, Schema } from "effect"
 import { fulfilOn } from "../providers/fulfil-on.js"
-import { fromHex, hmacSha256, importHmacKey, toHex, utf8 } from "../providers/hmac.js"
+import { fromHex, toHex, utf8 } from "../providers/bytes.js"
+import { hmacSha256, importHmacKey } from "../providers/hmac.js"
 import { makeProvider, malformedHeader, missingHeader } from "../providers/kit.js"
 import type { SecretsInput } from "../providers/secrets.js"
 import { WebhookRequest } from "../providers/webhook.js"

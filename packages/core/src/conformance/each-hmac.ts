@@ -1,0 +1,41 @@
+import { describe, it } from "@effect/vitest"
+import { Effect, type Scope, type TestServices } from "effect"
+import type { TestContext } from "vitest"
+import { service as nodeCryptoHmac } from "../node/NodeHmac.js"
+import { Hmac, type HmacService, webCryptoHmac } from "../providers/hmac.js"
+
+/** The HMAC implementations every provider test runs under: Web Crypto (the default) and node:crypto. */
+export const hmacImplementations: ReadonlyArray<HmacService> = [webCryptoHmac, nodeCryptoHmac]
+
+/** `it.effect` and `it.scoped`, each test run with one `Hmac` implementation provided. */
+export interface HmacTester {
+  readonly effect: <A, E>(
+    name: string,
+    self: (ctx: TestContext) => Effect.Effect<A, E, TestServices.TestServices>,
+    timeout?: number
+  ) => void
+  readonly scoped: <A, E>(
+    name: string,
+    self: (ctx: TestContext) => Effect.Effect<A, E, TestServices.TestServices | Scope.Scope>,
+    timeout?: number
+  ) => void
+}
+
+/** The tester whose tests run under `hmac`. */
+export const testerUnder = (hmac: HmacService): HmacTester => ({
+  effect: (name, self, timeout) => it.effect(name, (ctx) => Effect.provideService(self(ctx), Hmac, hmac), timeout),
+  scoped: (name, self, timeout) => it.scoped(name, (ctx) => Effect.provideService(self(ctx), Hmac, hmac), timeout)
+})
+
+/**
+ * Declares `suite` once per HMAC implementation, as `<name> [web-crypto]` and
+ * `<name> [node:crypto]`; the `it` it is given runs each test with that `Hmac`,
+ * so the provider under test and the signers both use it:
+ *
+ *     describeEachHmac("stripe: the official library as oracle", (it) => {
+ *       it.effect("…", () => …)
+ *     })
+ */
+export const describeEachHmac = (name: string, suite: (it: HmacTester, hmac: HmacService) => void): void => {
+  for (const hmac of hmacImplementations) describe(`${name} [${hmac.name}]`, () => suite(testerUnder(hmac), hmac))
+}
