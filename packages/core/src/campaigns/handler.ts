@@ -15,7 +15,8 @@ const decode = Schema.decodeUnknownEither(CampaignBatchMessage)
  * breaker's next probe while the mailer is misconfigured (`Held`).
  */
 export const campaignBatchHandler = <R>(
-  send: (message: CampaignBatchMessage) => Effect.Effect<BatchOutcome, StoreUnavailable, R>
+  send: (message: CampaignBatchMessage) => Effect.Effect<BatchOutcome, StoreUnavailable, R>,
+  options: { readonly ackHeld?: boolean } = {}
 ) =>
 (delivery: Delivery) =>
   Effect.gen(function*() {
@@ -36,7 +37,9 @@ export const campaignBatchHandler = <R>(
       case "InProgress":
         return yield* retryNoLaterThan(delivery.attempts, outcome.until, yield* Clock.currentTimeMillis)
       case "Held": {
-        // The mailer is misconfigured: again at the breaker's next probe.
+        // The mailer is misconfigured: again at the breaker's next probe (or, with `ackHeld`,
+        // when whoever dispatches open batches does so again).
+        if (options.ackHeld === true) return Decision.Ack() as Decision
         const now = yield* Clock.currentTimeMillis
         return Decision.Retry({ delay: Duration.millis(Math.max(0, outcome.nextProbeAt - now)) }) as Decision
       }
