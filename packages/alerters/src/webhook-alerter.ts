@@ -1,6 +1,6 @@
 import { HttpClient, type HttpClientError, HttpClientRequest } from "@effect/platform"
 import { Alert, AlertFailed, Alerter, type AlerterShape } from "@hookgate/core/alerts"
-import { Config, type ConfigError, Data, Duration, Effect, Layer, Redacted, Schema } from "effect"
+import { Config, type ConfigError, Data, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { headline, plainText } from "./internal/format.js"
 import { retrying, type RetryOptions } from "./internal/retry.js"
 
@@ -80,11 +80,18 @@ export const make = (options: WebhookAlerterOptions): Effect.Effect<AlerterShape
 export const layer = (options: WebhookAlerterOptions): Layer.Layer<Alerter, never, HttpClient.HttpClient> =>
   Layer.effect(Alerter, make(options))
 
-/** Reads `HOOKGATE_ALERT_WEBHOOK_URL` (redacted) and `HOOKGATE_ALERT_WEBHOOK_TIMEOUT` (default 10 seconds). */
+/**
+ * Reads `HOOKGATE_ALERT_WEBHOOK_URL` (redacted), `HOOKGATE_ALERT_WEBHOOK_TOKEN` (optional,
+ * redacted: the bearer token) and `HOOKGATE_ALERT_WEBHOOK_TIMEOUT` (default 10 seconds).
+ */
 export const WebhookAlerterConfig: Config.Config<WebhookAlerterOptions> = Config.all({
   url: Config.redacted("HOOKGATE_ALERT_WEBHOOK_URL"),
+  bearerToken: Config.option(Config.redacted("HOOKGATE_ALERT_WEBHOOK_TOKEN")),
   timeout: Config.duration("HOOKGATE_ALERT_WEBHOOK_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10)))
-})
+}).pipe(Config.map(({ bearerToken, ...options }) => Option.match(bearerToken, {
+  onNone: () => options,
+  onSome: (token) => ({ ...options, bearerToken: token })
+})))
 
 /** The webhook alerter from Config (`WebhookAlerterConfig` by default). */
 export const layerConfig = (

@@ -91,9 +91,12 @@ describe("WebhookAlerter", () => {
       }
     }))
 
-  it.live("layerConfig reads HOOKGATE_ALERT_WEBHOOK_URL", () =>
+  it.live("layerConfig reads HOOKGATE_ALERT_WEBHOOK_URL and HOOKGATE_ALERT_WEBHOOK_TOKEN", () =>
     Effect.gen(function*() {
-      const config = ConfigProvider.fromMap(new Map([["HOOKGATE_ALERT_WEBHOOK_URL", `${hook.url}/from-config`]]))
+      const config = ConfigProvider.fromMap(new Map([
+        ["HOOKGATE_ALERT_WEBHOOK_URL", `${hook.url}/from-config`],
+        ["HOOKGATE_ALERT_WEBHOOK_TOKEN", "config-token"]
+      ]))
       yield* Effect.flatMap(Alerter, (alerter) => alerter.alert(alert)).pipe(
         Effect.provide(
           WebhookAlerter.layerConfig().pipe(
@@ -102,6 +105,6 @@ describe("WebhookAlerter", () => {
           )
         )
       )
-      expect(hook.received.map((r) => r.path)).toEqual(["/from-config"])
+      expect(hook.received.map((r) => [r.path, r.authorization])).toEqual([["/from-config", "Bearer config-token"]])
     }))
 })

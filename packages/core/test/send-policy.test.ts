@@ -91,11 +91,16 @@ describe("send policy", () => {
       expect((yield* calls).map((c) => c.idempotencyKey)).toEqual([campaignBatchKey("c1", 1), campaignBatchKey("c1", 1)])
     }).pipe(Effect.provide(campaignLayer({ ...retryAfter, batch: true }))))
 
-  it.effect("campaigns: a misconfigured mailer never fails a recipient at the cap; it is retried until fixed", () =>
+  it.effect("campaigns: a misconfigured mailer never fails a recipient at the cap, nor counts an attempt; it is held until fixed", () =>
     Effect.gen(function*() {
       yield* runningCampaign("c1", recipients(1))
       const outcome = yield* sendBatchOne
-      expect(outcome).toMatchObject({ _tag: "Sent", sent: 0, failed: 0, retry: 1 })
+      // Without a breaker layer: held for the default probe's first delay.
+      expect(outcome).toMatchObject({ _tag: "Held", sent: 0, nextProbeAt: 30_000 })
+      const store = yield* CampaignStore
+      expect(yield* store.counts("c1")).toMatchObject({ reserved: 1, failed: 0, sent: 0 })
+      const again = yield* store.reserve("c1", 1, { size: 100, token: "t", now: 1, until: 2 })
+      expect(again._tag === "Leased" && again.members.map((m) => m.attempts)).toEqual([0])
     }).pipe(Effect.provide(Layer.merge(
       campaignLayer({ script: [MailerSteps.misconfigured()] }),
       RetryPolicy.layer({ inRequestBase: 0, maxAttempts: 1 })

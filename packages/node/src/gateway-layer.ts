@@ -1,10 +1,10 @@
 import { FetchHttpClient } from "@effect/platform"
 import { type Renderer, RetryPolicy } from "@hookgate/core"
-import { Alerter } from "@hookgate/core/alerts"
+import { Alerter, type AlerterShape } from "@hookgate/core/alerts"
 import { defaultProbeSchedule, Mailer, MailerCircuit } from "@hookgate/core/mail"
 import { NodeHmac } from "@hookgate/core/node"
 import { mountWhenSet, Providers } from "@hookgate/core/providers"
-import { EmailAlerter, fanOut } from "@hookgate/alerters"
+import { EmailAlerter, fanOut, WebhookAlerter } from "@hookgate/alerters"
 import { Resend } from "@hookgate/mailer-resend"
 import { Creem } from "@hookgate/provider-creem"
 import { Stripe } from "@hookgate/provider-stripe"
@@ -34,22 +34,43 @@ const loggedMailer = (mailer: Layer.Layer<Mailer, ConfigError.ConfigError>) =>
   Layer.effect(Mailer, Effect.map(Mailer, logFailedSends)).pipe(Layer.provide(mailer))
 
 /**
- * Alerts are always logged; with HOOKGATE_OWNER_EMAIL they are also emailed to
- * the owner through the gateway's mailer, under a key of their own.
+ * Alerts are always logged; with HOOKGATE_OWNER_EMAIL they are also emailed to the owner
+ * through the gateway's mailer (under a key of their own), and with
+ * HOOKGATE_ALERT_WEBHOOK_URL POSTed to that webhook: either, both, or neither.
+ * An alert that the mailer itself is misconfigured cannot go by email; when the
+ * webhook is there to carry it, the email channel leaves it to the webhook.
  */
 export const alerterLayer = (config: GatewayConfig): Layer.Layer<Alerter, never, Mailer> =>
-  Option.match(config.ownerEmail, {
-    onNone: () => Alerter.layerLog(),
-    onSome: (to) =>
-      Layer.effect(
-        Alerter,
-        Effect.gen(function*() {
-          const email = yield* EmailAlerter.make({ to, from: config.from })
-          const log = yield* Effect.provide(Alerter, Alerter.layerLog())
-          return fanOut({ log, email })
-        })
-      )
-  })
+  Option.isNone(config.ownerEmail) && Option.isNone(config.alertWebhookUrl)
+    ? Alerter.layerLog()
+    : Layer.effect(
+      Alerter,
+      Effect.gen(function*() {
+        const channels: Record<string, AlerterShape> = { log: yield* Effect.provide(Alerter, Alerter.layerLog()) }
+        if (Option.isSome(config.alertWebhookUrl)) {
+          channels.webhook = yield* WebhookAlerter.make({
+            url: config.alertWebhookUrl.value,
+            timeout: config.alertWebhookTimeout,
+            ...Option.match(config.alertWebhookToken, { onNone: () => ({}), onSome: (bearerToken) => ({ bearerToken }) })
+          }).pipe(Effect.provide(FetchHttpClient.layer))
+        }
+        if (Option.isSome(config.ownerEmail)) {
+          const email = yield* EmailAlerter.make({ to: config.ownerEmail.value, from: config.from })
+          channels.email = channels.webhook === undefined
+            ? email
+            : { alert: (alert) => (alert.kind === "mailer_misconfigured" ? Effect.void : email.alert(alert)) }
+        }
+        return fanOut(channels)
+      })
+    )
+
+/** Where owner alerts go, as `config check` prints it. */
+export const describeAlerts = (config: GatewayConfig) =>
+  [
+    "log",
+    ...Option.match(config.ownerEmail, { onNone: () => [], onSome: (to) => [`email to ${to}`] }),
+    ...(Option.isSome(config.alertWebhookUrl) ? ["webhook"] : [])
+  ].join(", ")
 
 /**
  * Everything but the providers: store, mailer (and its breaker), alerter,

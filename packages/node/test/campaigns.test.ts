@@ -20,6 +20,9 @@ const eventually = async <A>(read: () => Promise<A>, check: (a: A) => boolean): 
   throw new Error(`condition never held: ${JSON.stringify(await read())}`)
 }
 
+/** The refusal: the last line on stderr (the first names the database and mailer). */
+const lastLine = (text: string) => text.trim().split("\n").at(-1)
+
 describe("campaigns in the gateway", () => {
   it("/admin/campaigns: create (JSON and NDJSON), start, status, pause and resume; one email per recipient", async () => {
     const dir = tempDir()
@@ -40,15 +43,32 @@ describe("campaigns in the gateway", () => {
         body: JSON.stringify({ id: "spring", template: { ...template, subject: "Other" }, recipients: [] })
       })
       expect(again.status).toBe(409)
-
-      expect(await admin(gateway.url, "/admin/campaigns/spring/start", { method: "POST" })).toMatchObject({
-        status: 200,
-        body: { state: "running", total: 250 }
+      // The same id is refused even with the same template: nothing is silently kept or merged.
+      const same = await admin(gateway.url, "/admin/campaigns", { method: "POST", body: JSON.stringify({ id: "spring", template, recipients: ["late@example.com"] }) })
+      expect(same).toMatchObject({ status: 409, body: { status: "conflict", state: "draft" } })
+      expect((await admin(gateway.url, "/admin/campaigns/spring", {})).body.total).toBe(250)
+      // A draft is replaced when asked: its recipients are exactly the new list.
+      const replaced = await admin(gateway.url, "/admin/campaigns?replace=true", {
+        method: "POST",
+        body: JSON.stringify({ id: "spring", template, recipients: recipients.slice(0, 240) })
       })
+      expect(replaced).toMatchObject({ status: 200, body: { id: "spring", state: "draft", total: 240 } })
+
+      // Parallel starts of one draft (real concurrency on the database): exactly one wins.
+      const starts = await Promise.all(Array.from({ length: 8 }, () => admin(gateway.url, "/admin/campaigns/spring/start", { method: "POST" })))
+      expect(starts.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409])
+      expect(starts.find((r) => r.status === 200)!.body).toMatchObject({ state: "running", total: 240 })
+      expect(starts.filter((r) => r.status === 409).every((r) => r.body.status === "conflict" && r.body.operation === "start")).toBe(true)
       const done = await eventually(() => admin(gateway.url, "/admin/campaigns/spring", {}), (r) => r.body.state === "completed")
-      expect(done.body).toMatchObject({ total: 250, sent: 250, failed: 0, remaining: 0, reserved: 0, duplicatesPrevented: 0 })
+      expect(done.body).toMatchObject({ total: 240, sent: 240, failed: 0, remaining: 0, reserved: 0, duplicatesPrevented: 0 })
+      // A completed campaign is neither paused nor replaced: 409, and it still shows completed.
+      expect(await admin(gateway.url, "/admin/campaigns/spring/pause", { method: "POST" }))
+        .toMatchObject({ status: 409, body: { status: "conflict", state: "completed", operation: "pause" } })
+      expect(await admin(gateway.url, "/admin/campaigns?replace=true", { method: "POST", body: JSON.stringify({ id: "spring", template, recipients: [] }) }))
+        .toMatchObject({ status: 409, body: { state: "completed" } })
+      expect((await admin(gateway.url, "/admin/campaigns/spring", {})).body.state).toBe("completed")
       // The outbox mailer has no batch endpoint: one key per recipient, one file per key.
-      expect(campaignEmails(env.HOOKGATE_OUTBOX!, "spring")).toHaveLength(250)
+      expect(campaignEmails(env.HOOKGATE_OUTBOX!, "spring")).toHaveLength(240)
       expect(readdirSync(env.HOOKGATE_OUTBOX!).filter((f) => f.includes("~"))).toEqual([])
 
       // NDJSON: a header line, then one recipient per line, streamed.
@@ -66,9 +86,9 @@ describe("campaigns in the gateway", () => {
       await eventually(() => admin(gateway.url, "/admin/campaigns/autumn", {}), (r) => r.body.state === "completed")
       expect(campaignEmails(env.HOOKGATE_OUTBOX!, "autumn")).toHaveLength(120)
       const list = await admin(gateway.url, "/admin/campaigns", {})
-      expect(list.body.campaigns.map((c: { id: string; sent: number }) => [c.id, c.sent]).sort()).toEqual([["autumn", 120], ["spring", 250]])
+      expect(list.body.campaigns.map((c: { id: string; sent: number }) => [c.id, c.sent]).sort()).toEqual([["autumn", 120], ["spring", 240]])
       const metrics = await (await fetch(`${gateway.url}/metrics`)).text()
-      expect(metrics).toMatch(/hookgate_campaign_recipients_total\{outcome="sent"[^}]*\} 370/)
+      expect(metrics).toMatch(/hookgate_campaign_recipients_total\{outcome="sent"[^}]*\} 360/)
     } finally {
       await gateway.stop()
     }
@@ -82,9 +102,19 @@ describe("campaigns in the gateway", () => {
       join(dir, "recipients.csv"),
       ["email,name", ...Array.from({ length: 180 }, (_, i) => `buyer${i}@example.com,"Buyer, number ${i}"`)].join("\n")
     )
-    const created = await runCli(env, ["campaigns", "create", "summer", "--template", join(dir, "template.json"), "--recipients", join(dir, "recipients.csv")])
+    const create = (...flags: Array<string>) =>
+      runCli(env, ["campaigns", "create", "summer", "--template", join(dir, "template.json"), "--recipients", join(dir, "recipients.csv"), ...flags])
+    const first = await create()
+    expect(first.code, first.stderr).toBe(0)
+    // The id is in use: refused in one line, no stack trace, exit code 1; `--replace` replaces the draft.
+    const refusedCreate = await create()
+    expect(refusedCreate.code).toBe(1)
+    expect(lastLine(refusedCreate.stderr)).toMatch(/^hookgate: campaign summer already exists \(a draft\): .*--replace/)
+    expect(refusedCreate.stderr).not.toMatch(/\n\s+at /)
+    const created = await create("--replace")
     expect(created.code, created.stderr).toBe(0)
     expect(created.stdout).toMatch(/summer\s+draft\s+180\s+0\s+0\s+0\s+180\s+0/)
+    expect(created.stdout).toContain("summer is a draft with this template and these recipients")
     const started = await runCli(env, ["campaigns", "start", "summer"])
     expect(started.code, started.stderr).toBe(0)
     expect(started.stdout).toMatch(/summer\s+running\s+180/)
@@ -101,6 +131,10 @@ describe("campaigns in the gateway", () => {
       const refused = await runCli(env, ["campaigns", "resume", "nope"])
       expect(refused.code).not.toBe(0)
       expect(refused.stdout + refused.stderr).toContain("no campaign nope")
+      // The state machine's refusals: one line, exit code 1, nothing changed.
+      const pauseDone = await runCli(env, ["campaigns", "pause", "summer"])
+      expect(pauseDone.code).toBe(1)
+      expect(lastLine(pauseDone.stderr)).toBe("hookgate: campaign summer is completed: cannot pause it (it has finished: nothing is left to send)")
       const list = await runCli(env, ["campaigns", "list"])
       expect(list.stdout).toMatch(/summer\s+completed/)
     } finally {
@@ -109,5 +143,5 @@ describe("campaigns in the gateway", () => {
     const one = readdirSync(env.HOOKGATE_OUTBOX!).find((f) => f.includes(outboxFileName("buyer7@example.com")))!
     expect(one).toBeDefined()
     expect(ADMIN_TOKEN).toBeTruthy()
-  }, 90_000)
+  }, 120_000)
 })

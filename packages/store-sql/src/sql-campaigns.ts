@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { type BatchReservation, type CampaignStoreShape, type LedgerCounts } from "@hookgate/core/campaigns"
 import { Effect, Option } from "effect"
+import { SqlAtomic } from "./atomic.js"
 import { jsonArrays } from "./json-batches.js"
 import { decodeCampaign, decodeMember, encodeTemplate } from "./ledger-rows.js"
 import { unavailable } from "./unavailable.js"
@@ -16,6 +17,7 @@ import { unavailable } from "./unavailable.js"
  */
 export const makeSqlCampaignStore = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const atomic = yield* SqlAtomic
 
   // A JSON array as a table of rows; `columns` name the keys and their Postgres types.
   const jsonRows = (json: string, columns: ReadonlyArray<readonly [string, string]>) =>
@@ -61,6 +63,20 @@ ON CONFLICT (campaign_id) DO NOTHING RETURNING *`
         return { created: false, campaign: existing.value }
       }).pipe(unavailable("campaign.create")),
 
+    // One atomic step, both statements guarded by the draft state: a start that commits
+    // first leaves the campaign as it was.
+    replace: ({ batchSize, id, now, template }) =>
+      atomic.run([
+        sql`UPDATE hookgate_campaigns SET template = ${encodeTemplate(template)}, batch_size = ${batchSize},
+  total = 0, batches = 0, updated_at = ${now}
+WHERE campaign_id = ${id} AND state = 'draft' RETURNING *`,
+        sql`DELETE FROM hookgate_campaign_recipients WHERE campaign_id = ${id}
+  AND EXISTS (SELECT 1 FROM hookgate_campaigns WHERE campaign_id = ${id} AND state = 'draft')`
+      ]).pipe(
+        Effect.map(([updated]) => Option.map(Option.fromNullable(updated?.[0]), decodeCampaign)),
+        unavailable("campaign.replace")
+      ),
+
     addRecipients: (id, firstSeq, recipients) =>
       Effect.forEach(
         jsonArrays(recipients.map((r, i) => ({
@@ -96,9 +112,16 @@ WHERE campaign_id = ${id} AND state = 'draft' RETURNING *`.pipe(
         unavailable("campaign.list")
       ),
 
-    transition: (id, { from, now, to }) =>
+    // One conditional UPDATE: of concurrent transitions from one state, exactly one applies (a row
+    // lock on Postgres, where the waiter re-checks `state` on the row its winner wrote).
+    transition: (id, { from, now, to, whileOpen }) =>
       sql`UPDATE hookgate_campaigns SET state = ${to}, updated_at = ${now}
-WHERE campaign_id = ${id} AND ${sql.in("state", from)} RETURNING *`.pipe(
+WHERE campaign_id = ${id} AND ${sql.in("state", from)}${
+        whileOpen === true
+          ? sql` AND EXISTS (SELECT 1 FROM hookgate_campaign_recipients
+  WHERE campaign_id = ${id} AND status IN ('queued', 'reserved'))`
+          : sql.literal("")
+      } RETURNING *`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), decodeCampaign)),
         unavailable("campaign.transition")
       ),
@@ -186,11 +209,11 @@ UPDATE hookgate_campaign_recipients SET status = 'sent', message_id = r.m, last_
 FROM r WHERE ${guard}
 RETURNING hookgate_campaign_recipients.seq`
         : sql`WITH r AS MATERIALIZED (
-  SELECT * FROM ${jsonRows(json, [["s", "bigint"], ["o", "text"], ["m", "text"], ["e", "text"], ["u", "int"], ["l", "int"]])}
+  SELECT * FROM ${jsonRows(json, [["s", "bigint"], ["o", "text"], ["m", "text"], ["e", "text"], ["u", "int"], ["l", "int"], ["h", "int"]])}
 )
 UPDATE hookgate_campaign_recipients SET
   status = CASE WHEN r.o = 'retry' THEN 'reserved' ELSE r.o END,
-  attempts = attempts + CASE WHEN r.o = 'sent' THEN 0 ELSE 1 END,
+  attempts = attempts + CASE WHEN r.o = 'sent' OR r.h = 1 THEN 0 ELSE 1 END,
   message_id = COALESCE(r.m, hookgate_campaign_recipients.message_id),
   last_error = r.e,
   sent_at = CASE WHEN r.o = 'sent' THEN CAST(${now} AS BIGINT) ELSE NULL END,
@@ -207,7 +230,8 @@ RETURNING hookgate_campaign_recipients.seq`
           m: r.messageId ?? null,
           e: r.error ?? null,
           u: r.uncertain === true ? 1 : 0,
-          l: r.solo === true ? 1 : 0
+          l: r.solo === true ? 1 : 0,
+          h: r.held === true ? 1 : 0
         }))
       // One statement unless long errors push the results past the byte bound.
       // As arrays (`values`): only the count matters, so no row objects are built.

@@ -66,7 +66,7 @@ export interface MemberResult {
   readonly uncertain?: boolean | undefined
   /** Sent one recipient at a time: later attempts go on that way. */
   readonly solo?: boolean | undefined
-  /** A retry because the mailer is misconfigured: never turned into a failure by the cap. */
+  /** A retry because the mailer is misconfigured (held): no attempt counted, never turned into a failure by the cap. */
   readonly held?: boolean | undefined
 }
 
@@ -77,10 +77,18 @@ export interface MemberResult {
  * write of a result is guarded by it.
  */
 export interface CampaignStoreShape {
-  /** Creates the campaign as a draft, or answers the existing row. */
+  /** Creates the campaign as a draft, or answers the existing row (`created: false`) unchanged. */
   readonly create: (
     campaign: { readonly id: string; readonly template: CampaignTemplate; readonly batchSize: number; readonly now: number }
   ) => Effect.Effect<{ readonly created: boolean; readonly campaign: CampaignRow }, StoreUnavailable>
+  /**
+   * One atomic step, only while the campaign is a draft: its template and batch size become
+   * these and every recipient row is deleted (then `addRecipients` streams the new ones in).
+   * None when there is no such campaign or it is past its draft (nothing changed).
+   */
+  readonly replace: (
+    campaign: { readonly id: string; readonly template: CampaignTemplate; readonly batchSize: number; readonly now: number }
+  ) => Effect.Effect<Option.Option<CampaignRow>, StoreUnavailable>
   /**
    * Adds recipients to a draft campaign from `firstSeq` on, skipping any
    * already in the ledger (the same email, or the same position on a re-run).
@@ -94,10 +102,20 @@ export interface CampaignStoreShape {
   readonly seal: (campaignId: string, now: number) => Effect.Effect<Option.Option<CampaignRow>, StoreUnavailable>
   readonly get: (campaignId: string) => Effect.Effect<Option.Option<CampaignRow>, StoreUnavailable>
   readonly list: (options: { readonly limit: number }) => Effect.Effect<ReadonlyArray<CampaignRow>, StoreUnavailable>
-  /** Moves the campaign from one of `from` to `to`; None when it was in none of them. */
+  /**
+   * One conditional write (`UPDATE … WHERE state IN (from) [AND a recipient is still queued or
+   * reserved]`): moves the campaign from one of `from` to `to`. None when it was in none of
+   * them, or, with `whileOpen`, when nothing is left to send (a `completed` campaign): of two
+   * concurrent transitions from one state, exactly one applies.
+   */
   readonly transition: (
     campaignId: string,
-    options: { readonly from: ReadonlyArray<CampaignState>; readonly to: CampaignState; readonly now: number }
+    options: {
+      readonly from: ReadonlyArray<CampaignState>
+      readonly to: CampaignState
+      readonly now: number
+      readonly whileOpen?: boolean
+    }
   ) => Effect.Effect<Option.Option<CampaignRow>, StoreUnavailable>
   readonly counts: (campaignId: string) => Effect.Effect<LedgerCounts, StoreUnavailable>
   /** Batch slots that still need a delivery: reserved and not yet sent, or never reserved. */
@@ -116,7 +134,7 @@ export interface CampaignStoreShape {
   /**
    * One statement: records each member's result, if `token` still holds the
    * batch. `sent` and `failed` are final; `retry` frees the row's lease with
-   * one more attempt counted. Answers how many rows were written.
+   * one more attempt counted (none when `held`). Answers how many rows were written.
    */
   readonly record: (
     campaignId: string,

@@ -43,8 +43,8 @@ type Control = CampaignNotFound | CampaignStateError | StoreUnavailable | QueueU
 
 type Needs = CampaignStore | CampaignQueue | Mailer | RetryPolicy | AlertStore | Alerter | DeadLetterStore
 
-/** Builds the service from the services in context (a template cache lives with it: templates never change). */
-const makeCampaigns: Effect.Effect<CampaignsShape, never, Needs> = Effect.gen(function*() {
+/** Builds the service from the services in context (a template cache lives with it: a started campaign's template never changes). */
+const makeCampaignsWith = (handlerOptions: { readonly ackHeld?: boolean }): Effect.Effect<CampaignsShape, never, Needs> => Effect.gen(function*() {
   const context = yield* Effect.context<Needs>()
   const options = Option.getOrElse(yield* Effect.serviceOption(CampaignOptions), () => defaultCampaignOptions)
   const store = Context.get(context, CampaignStore)
@@ -60,7 +60,7 @@ const makeCampaigns: Effect.Effect<CampaignsShape, never, Needs> = Effect.gen(fu
   const run = <A, E>(effect: Effect.Effect<A, E, Needs | CampaignOptions>) =>
     effect.pipe(Effect.provide(context), Effect.provideService(CampaignOptions, options))
   const sendBatch = (message: CampaignBatchMessage) => run(sendCampaignBatch(message, templateOf))
-  const handle = campaignBatchHandler(sendBatch)
+  const handle = campaignBatchHandler(sendBatch, handlerOptions)
   return {
     create: <E, R>(input: CreateCampaignInput<E, R>) =>
       createCampaign(input).pipe(
@@ -78,10 +78,19 @@ const makeCampaigns: Effect.Effect<CampaignsShape, never, Needs> = Effect.gen(fu
   }
 })
 
+const makeCampaigns = makeCampaignsWith({})
+
 /** Options of `Campaigns.layerInProcess`: the in-process queue's knobs. */
 export interface InProcessCampaignsOptions extends Partial<Omit<InProcessQueueOptions, "deadLetter">> {
   /** Alert once the campaign queue has given up on this many messages (default 1). */
   readonly deadLetterAlertThreshold?: number
+  /**
+   * Acknowledge a batch held because the mailer is misconfigured, instead of retrying it at
+   * the breaker's next probe (default false). Only where something dispatches the open batches
+   * of running campaigns again (the Node gateway's watcher does, once the breaker lets a probe
+   * through): however long the outage, the queue then never gives up on held messages.
+   */
+  readonly ackHeld?: boolean
 }
 
 /** The in-process queue behind `Campaigns.layerInProcess`: `idle` waits for it to drain, `stats` counts deliveries. */
@@ -121,7 +130,7 @@ export class Campaigns extends Context.Tag("@hookgate/core/Campaigns")<Campaigns
           deadLetter: (delivery) => Effect.asVoid(Effect.provide(deadLetters(delivery), context))
         }, (delivery) => Effect.suspend(() => service!.handle(delivery)))
         const campaignQueue = CampaignQueue.of({ enqueue: (messages) => queue.sendBatch(messages) })
-        service = yield* Effect.provideService(makeCampaigns, CampaignQueue, campaignQueue)
+        service = yield* Effect.provideService(makeCampaignsWith({ ackHeld: options.ackHeld ?? false }), CampaignQueue, campaignQueue)
         return Context.make(Campaigns, service).pipe(
           Context.add(CampaignQueue, campaignQueue),
           Context.add(CampaignInProcessQueue, queue)

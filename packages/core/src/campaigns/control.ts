@@ -1,10 +1,10 @@
-import { Clock, Effect, Option } from "effect"
-import { campaignBatchMessage, type CampaignState } from "./campaign.js"
+import { Clock, Effect } from "effect"
+import { campaignBatchMessage } from "./campaign.js"
 import { step } from "../internal/spans.js"
 import { CampaignQueue } from "./campaign-queue.js"
 import { CampaignStore } from "./campaign-store.js"
-import { CampaignNotFound, CampaignStateError } from "./errors.js"
 import { campaignStatus } from "./status.js"
+import { transitionCampaign } from "./transitions.js"
 
 const QUEUE_BATCH = 100 // Cloudflare's sendBatch limit
 
@@ -24,42 +24,33 @@ export const dispatchCampaign = (campaignId: string) =>
     return open.length
   }).pipe(step("campaign.dispatch", { campaignId }))
 
-const move = (campaignId: string, operation: string, from: ReadonlyArray<CampaignState>, to: CampaignState, already: ReadonlyArray<CampaignState>) =>
-  Effect.gen(function*() {
-    const store = yield* CampaignStore
-    const now = yield* Clock.currentTimeMillis
-    const moved = yield* store.transition(campaignId, { from, to, now })
-    if (Option.isSome(moved)) return
-    const row = yield* store.get(campaignId)
-    if (Option.isNone(row)) return yield* new CampaignNotFound({ campaignId })
-    if (!already.includes(row.value.state)) {
-      return yield* new CampaignStateError({ campaignId, state: row.value.state, operation })
-    }
-  })
-
-/** Starts a draft: fixes its batch slots and sends a message per batch. Starting a running campaign dispatches again. */
+/**
+ * Starts a draft: fixes its batch slots and sends a message per batch. A campaign that
+ * already started is refused (`CampaignStateError`): of two concurrent starts, one wins.
+ */
 export const startCampaign = (campaignId: string) =>
   Effect.gen(function*() {
     const store = yield* CampaignStore
     yield* store.seal(campaignId, yield* Clock.currentTimeMillis)
-    yield* move(campaignId, "start (resume it instead)", ["draft"], "running", ["running"])
+    yield* transitionCampaign(campaignId, "start")
     yield* dispatchCampaign(campaignId)
     return yield* campaignStatus(campaignId)
   }).pipe(step("campaign.start", { campaignId }))
 
 /**
  * Stops new batches from being leased: a delivery that arrives after the pause
- * acknowledges its message without sending. Batches already leased finish.
+ * acknowledges its message without sending. Batches already leased finish. Pausing a
+ * paused campaign answers its status unchanged; a draft or a completed one is refused.
  */
 export const pauseCampaign = (campaignId: string) =>
-  Effect.zipRight(move(campaignId, "pause", ["running"], "paused", ["paused"]), campaignStatus(campaignId)).pipe(
+  Effect.zipRight(transitionCampaign(campaignId, "pause"), campaignStatus(campaignId)).pipe(
     step("campaign.pause", { campaignId })
   )
 
-/** Continues a paused campaign where it stopped: the batches still open are dispatched again. */
+/** Continues a paused campaign where it stopped: the batches still open are dispatched again. Anything but a paused campaign is refused. */
 export const resumeCampaign = (campaignId: string) =>
   Effect.gen(function*() {
-    yield* move(campaignId, "resume", ["paused"], "running", ["running"])
+    yield* transitionCampaign(campaignId, "resume")
     yield* dispatchCampaign(campaignId)
     return yield* campaignStatus(campaignId)
   }).pipe(step("campaign.resume", { campaignId }))

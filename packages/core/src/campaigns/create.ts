@@ -1,10 +1,11 @@
 import { Chunk, Clock, Effect, Either, Option, ParseResult, Schema, Stream } from "effect"
-import { CampaignId, CampaignTemplate, Recipient } from "./campaign.js"
+import { CampaignId, type CampaignState, CampaignTemplate, Recipient } from "./campaign.js"
 import { step } from "../internal/spans.js"
 import { CampaignStore } from "./campaign-store.js"
 import { CampaignExists, InvalidCampaign, InvalidRecipient, RecipientTooLarge } from "./errors.js"
 import { CampaignOptions, defaultCampaignOptions } from "./options.js"
 import { campaignStatus } from "./status.js"
+import { shownState } from "./transitions.js"
 
 export interface CreateCampaignInput<E, R> {
   readonly id: string
@@ -12,6 +13,12 @@ export interface CreateCampaignInput<E, R> {
   readonly template: CampaignTemplate | typeof CampaignTemplate.Encoded
   /** From an array (`Stream.fromIterable`), a file's lines, a SQL query: pulled a chunk at a time. */
   readonly recipients: Stream.Stream<Recipient | string, E, R>
+  /**
+   * When the id names a draft (never started): replace its template and recipients
+   * (default false: an existing id is refused with `CampaignExists`, 409). A campaign
+   * that ever started is never replaced.
+   */
+  readonly replace?: boolean
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/
@@ -31,17 +38,14 @@ const encoder = new TextEncoder()
 /** A recipient's size as the ledger stores it: its JSON in UTF-8 bytes. */
 const recipientBytes = (recipient: Recipient) => encoder.encode(JSON.stringify(recipient)).byteLength
 
-const canonical = (template: CampaignTemplate) => JSON.stringify(Schema.encodeSync(CampaignTemplate)(template), (_, value) =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-    ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)))
-    : value)
-
 /**
  * Creates a campaign as a draft and streams its recipients into the ledger,
  * a chunk per statement, so memory stays flat whatever the campaign's size.
  * A recipient over `maxRecipientBytes` stops it with `RecipientTooLarge` (those
- * before it stay in the draft). A repeated email is kept once. Creating again with the same id and template
- * while still a draft (a creation that was cut short) adds what is missing.
+ * before it stay in the draft). A repeated email is kept once. An id already in use is
+ * refused (`CampaignExists`) unless `replace` is asked for and the campaign is still a
+ * draft (a creation that was cut short, or a list that changed): then its template and
+ * recipients are replaced by these.
  */
 export const createCampaign = <E, R>(input: CreateCampaignInput<E, R>) =>
   Effect.gen(function*() {
@@ -55,8 +59,16 @@ export const createCampaign = <E, R>(input: CreateCampaignInput<E, R>) =>
     ).pipe(Effect.mapError((error) => new InvalidCampaign({ campaignId: id, detail: error.message })))
     const now = yield* Clock.currentTimeMillis
     const { campaign, created } = yield* store.create({ id, template, batchSize: options.batchSize, now })
-    if (!created && (campaign.state !== "draft" || canonical(campaign.template) !== canonical(template))) {
-      return yield* new CampaignExists({ campaignId: id, state: campaign.state })
+    if (!created) {
+      const refuse = (state: CampaignState) =>
+        Effect.flatMap(store.counts(id), (counts) => new CampaignExists({ campaignId: id, state: shownState(state, counts) }))
+      if (input.replace !== true) return yield* refuse(campaign.state)
+      // One atomic step, only while it is a draft: a start that won the race keeps its campaign.
+      const replaced = yield* store.replace({ id, template, batchSize: options.batchSize, now })
+      if (Option.isNone(replaced)) {
+        const current = yield* store.get(id)
+        return yield* refuse(Option.match(current, { onNone: () => campaign.state, onSome: (row) => row.state }))
+      }
     }
     yield* input.recipients.pipe(
       Stream.grouped(options.insertChunk),

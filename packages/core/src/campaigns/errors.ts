@@ -9,24 +9,35 @@ export class CampaignNotFound extends Schema.TaggedError<CampaignNotFound>()("Ca
   }
 }
 
-/** The operation does not apply to the campaign in its current state (e.g. pausing a draft). */
+/**
+ * The operation makes no sense for the campaign in its current state (pausing a draft or a
+ * completed campaign, resuming one that is not paused, starting one that already started):
+ * nothing changed (409). `state` is the state as `status` shows it (`completed` included).
+ */
 export class CampaignStateError extends Schema.TaggedError<CampaignStateError>()("CampaignStateError", {
   campaignId: Schema.String,
   state: Schema.String,
-  operation: Schema.String
+  operation: Schema.String,
+  /** Why, and what to do instead. */
+  reason: Schema.String
 }) {
   override get message() {
-    return `campaign ${this.campaignId} is ${this.state}: cannot ${this.operation}`
+    return `campaign ${this.campaignId} is ${this.state}: cannot ${this.operation} it (${this.reason})`
   }
 }
 
-/** A campaign id already names a campaign with another template, or one past its draft. */
+/**
+ * A campaign id already names a campaign (409). A draft may be replaced by asking for it
+ * (`replace`); a campaign that ever started never can (its recipients have been sent to).
+ */
 export class CampaignExists extends Schema.TaggedError<CampaignExists>()("CampaignExists", {
   campaignId: Schema.String,
   state: Schema.String
 }) {
   override get message() {
-    return `campaign ${this.campaignId} already exists (${this.state})`
+    return this.state === "draft"
+      ? `campaign ${this.campaignId} already exists (a draft): to change its template or recipients, replace it (hookgate campaigns create --replace, or POST /admin/campaigns?replace=true)`
+      : `campaign ${this.campaignId} already exists and is ${this.state}: only a draft (never started) can be replaced`
   }
 }
 

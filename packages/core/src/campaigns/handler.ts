@@ -1,4 +1,4 @@
-import { Clock, Effect, Either, Schema } from "effect"
+import { Clock, Duration, Effect, Either, Schema } from "effect"
 import { CampaignBatchMessage } from "./campaign.js"
 import type { StoreUnavailable } from "../orders/errors.js"
 import { keepDeadLetter } from "../queue/dead-letter.js"
@@ -11,10 +11,12 @@ const decode = Schema.decodeUnknownEither(CampaignBatchMessage)
  * The queue consumer of campaign batch messages, acknowledging last: `Ack`
  * once the batch's results are recorded, or when there is nothing to send (a
  * redelivered batch already sent, a paused campaign, an empty slot); `Retry`
- * while another delivery holds the batch, or when members await a retry.
+ * while another delivery holds the batch, or when members await a retry; at the
+ * breaker's next probe while the mailer is misconfigured (`Held`).
  */
 export const campaignBatchHandler = <R>(
-  send: (message: CampaignBatchMessage) => Effect.Effect<BatchOutcome, StoreUnavailable, R>
+  send: (message: CampaignBatchMessage) => Effect.Effect<BatchOutcome, StoreUnavailable, R>,
+  options: { readonly ackHeld?: boolean } = {}
 ) =>
 (delivery: Delivery) =>
   Effect.gen(function*() {
@@ -34,6 +36,13 @@ export const campaignBatchHandler = <R>(
           : Decision.Retry({ delay: yield* retryDelay(outcome.attempts) }) as Decision
       case "InProgress":
         return yield* retryNoLaterThan(delivery.attempts, outcome.until, yield* Clock.currentTimeMillis)
+      case "Held": {
+        // The mailer is misconfigured: again at the breaker's next probe (or, with `ackHeld`,
+        // when whoever dispatches open batches does so again).
+        if (options.ackHeld === true) return Decision.Ack() as Decision
+        const now = yield* Clock.currentTimeMillis
+        return Decision.Retry({ delay: Duration.millis(Math.max(0, outcome.nextProbeAt - now)) }) as Decision
+      }
       default:
         return Decision.Ack() as Decision
     }

@@ -1,7 +1,9 @@
 import { Cause, Clock, Data, Duration, Effect, Exit, Option } from "effect"
 import type { CampaignBatchMessage, CampaignState, CampaignTemplate } from "./campaign.js"
 import type { OutgoingEmail, SendReceipt } from "../mail/email.js"
-import { type MailerError, Unknown } from "../mail/errors.js"
+import { type MailerError, type Misconfigured, Unknown } from "../mail/errors.js"
+import { MailerCircuit, type MailerCircuitShape } from "../mail/circuit.js"
+import { closeCircuit, tripCircuit } from "../orders/send-leased.js"
 import { sendWithPolicy } from "../mail/send-policy.js"
 import { type StoreUnavailable } from "../orders/errors.js"
 import { Metrics } from "../observability/metrics.js"
@@ -28,6 +30,12 @@ export type BatchOutcome = Data.TaggedEnum<{
   Empty: {}
   /** Sent, but the batch's lease had been taken over: the new holder records it (under the same key). */
   LeaseLost: {}
+  /**
+   * The mailer is misconfigured (the `MailerCircuit` is open): nothing more was sent and no
+   * attempt was counted; deliver the message again at the breaker's next probe, `nextProbeAt`.
+   * `sent` recipients went out before the breaker opened (recorded).
+   */
+  Held: { readonly nextProbeAt: number; readonly sent: number }
 }>
 export const BatchOutcome = Data.taggedEnum<BatchOutcome>()
 
@@ -42,24 +50,51 @@ const retry = (member: BatchMember, error: MailerError, solo: boolean): MemberRe
   held: error._tag === "Misconfigured"
 })
 
+/** What sending a batch needs; `held` is set once the mailer answered `Misconfigured` during it. */
+interface SendContext {
+  readonly mailer: MailerShape
+  readonly policy: RetryPolicyShape
+  readonly concurrency: number
+  readonly circuit: MailerCircuitShape
+  held: { readonly error: Misconfigured; readonly nextProbeAt: number } | undefined
+}
+
+/** Every answer of the mailer goes through the breaker: an accepted send closes it, `Misconfigured` trips it. */
+const throughCircuit = (context: SendContext) => <A>(send: Effect.Effect<A, MailerError>) =>
+  send.pipe(
+    Effect.tap(() => closeCircuit(context.circuit.close, context.mailer.name)),
+    Effect.tapError((error) =>
+      error._tag === "Misconfigured"
+        ? Effect.map(tripCircuit(error), (nextProbeAt) => {
+          context.held = { error, nextProbeAt }
+        })
+        : Effect.void
+    )
+  )
+
 const sendEach = (
   campaignId: string,
   members: ReadonlyArray<BatchMember>,
   emails: ReadonlyArray<OutgoingEmail>,
-  context: { readonly mailer: MailerShape; readonly policy: RetryPolicyShape; readonly concurrency: number }
+  context: SendContext
 ) =>
   Effect.forEach(members, (member, i) =>
-    context.mailer.send(emails[i]!, { idempotencyKey: campaignRecipientKey(campaignId, member.email) })
-      .pipe(
-        sendWithPolicy(context.policy, context.mailer),
-        Effect.match({
-          onSuccess: (receipt): MemberResult => ({ seq: member.seq, outcome: "sent", messageId: receipt.messageId }),
-          onFailure: (error): MemberResult =>
-            error._tag === "Rejected"
-              ? { seq: member.seq, outcome: "failed", error: describe(error) }
-              : retry(member, error, true)
-        })
-      ), { concurrency: context.concurrency })
+    Effect.suspend(() =>
+      // Once the mailer answered `Misconfigured`, the rest of the batch is held without calling it.
+      context.held !== undefined
+        ? Effect.succeed(retry(member, context.held.error, true))
+        : context.mailer.send(emails[i]!, { idempotencyKey: campaignRecipientKey(campaignId, member.email) }).pipe(
+          sendWithPolicy(context.policy, context.mailer),
+          throughCircuit(context),
+          Effect.match({
+            onSuccess: (receipt): MemberResult => ({ seq: member.seq, outcome: "sent", messageId: receipt.messageId }),
+            onFailure: (error): MemberResult =>
+              error._tag === "Rejected"
+                ? { seq: member.seq, outcome: "failed", error: describe(error) }
+                : retry(member, error, true)
+          })
+        )
+    ), { concurrency: context.concurrency })
 
 /**
  * Sends a leased batch: through `sendBatch` under the batch's key when the
@@ -70,7 +105,7 @@ const sendMembers = (
   message: CampaignBatchMessage,
   template: CampaignTemplate,
   members: ReadonlyArray<BatchMember>,
-  context: { readonly mailer: MailerShape; readonly policy: RetryPolicyShape; readonly concurrency: number }
+  context: SendContext
 ) =>
   Effect.gen(function*() {
     const { mailer, policy } = context
@@ -81,7 +116,8 @@ const sendMembers = (
     }
     const batch = yield* Effect.either(
       sendBatch(emails, { idempotencyKey: campaignBatchKey(message.campaignId, message.batch) }).pipe(
-        sendWithPolicy(policy, mailer)
+        sendWithPolicy(policy, mailer),
+        throughCircuit(context)
       )
     )
     if (batch._tag === "Right") {
@@ -184,6 +220,11 @@ export const sendCampaignBatch = (
     const mailer = yield* Mailer
     const policy = yield* RetryPolicy
     const options = Option.getOrElse(yield* Effect.serviceOption(CampaignOptions), () => defaultCampaignOptions)
+    const circuit = yield* MailerCircuit
+    // A misconfigured mailer: the batch is not even leased (nothing written, nothing counted).
+    // Admitted, this delivery may be the breaker's probe.
+    const admitted = yield* circuit.admit
+    if (Option.isSome(admitted)) return BatchOutcome.Held({ nextProbeAt: admitted.value.nextProbeAt, sent: 0 })
     const now = yield* Clock.currentTimeMillis
     const token = crypto.randomUUID()
     const { batch, campaignId } = message
@@ -209,7 +250,7 @@ export const sendCampaignBatch = (
     const members = [...reservation.members].sort((a, b) => a.seq - b.seq)
     const template = yield* templateOf(campaignId)
     if (Option.isNone(template)) return yield* Effect.dieMessage(`campaign ${campaignId} has rows but no template`)
-    const context = { mailer, policy, concurrency: options.perRecipientConcurrency }
+    const context: SendContext = { mailer, policy, concurrency: options.perRecipientConcurrency, circuit, held: undefined }
 
     // Sending may be interrupted; recording what happened under the lease may not.
     return yield* Effect.uninterruptibleMask((restore) =>
@@ -235,6 +276,7 @@ export const sendCampaignBatch = (
         }
         const cappedCount = results.filter((r, i) => r.outcome === "failed" && attempted[i]?.outcome === "retry").length
         yield* alertsFor(message, members, results, { mailer, capped: cappedCount, maxAttempts: policy.maxAttempts })
+        if (context.held !== undefined) return BatchOutcome.Held({ nextProbeAt: context.held.nextProbeAt, sent: count("sent") })
         return BatchOutcome.Sent({
           sent: count("sent"),
           failed: count("failed"),

@@ -3,6 +3,7 @@ import { CampaignStatus } from "./campaign.js"
 import { Metrics } from "../observability/metrics.js"
 import { CampaignStore } from "./campaign-store.js"
 import { CampaignNotFound } from "./errors.js"
+import { shownState } from "./transitions.js"
 
 /**
  * A campaign's ledger at a glance. Every figure is counted from the rows, so
@@ -16,10 +17,9 @@ export const campaignStatus = (campaignId: string) =>
     if (Option.isNone(row)) return yield* new CampaignNotFound({ campaignId })
     const counts = yield* store.counts(campaignId)
     const total = counts.queued + counts.reserved + counts.sent + counts.failed
-    const finished = counts.queued === 0 && counts.reserved === 0
     const status = new CampaignStatus({
       id: campaignId,
-      state: row.value.state === "running" && finished ? "completed" : row.value.state,
+      state: shownState(row.value.state, counts),
       total,
       sent: counts.sent,
       reserved: counts.reserved,

@@ -14,6 +14,7 @@ import { MailerSteps, ScriptedMailer, type ScriptedMailerOptions } from "../test
 import { recipients, TEMPLATE } from "./campaign-store-conformance.js"
 import type { LedgerServices } from "./ledger-services.js"
 import { realPause } from "../testing/fixtures.js"
+import { campaignCircuitCases } from "./campaign-circuit-behaviours.js"
 
 
 /** Polls (in real time) until `check` holds, for up to about ten seconds. */
@@ -140,6 +141,36 @@ export const campaignBehaviours = (name: string, makeLayer: () => Layer.Layer<Le
     )
 
     scenario(
+      "the state machine: each operation moves the campaign, repeats harmlessly (pause) or is refused with the state it found",
+      // Slow batches, so the campaign is still running while the operations are tried.
+      { queueConcurrency: 1, mailer: { batch: true, otherwise: MailerSteps.slow("150 millis") } },
+      Effect.gen(function*() {
+        const campaigns = yield* Campaigns
+        const refused = <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>) =>
+          Effect.map(Effect.flip(effect), (error) => ({ ...error }))
+        const stateError = (state: string, operation: string) =>
+          expect.objectContaining({ _tag: "CampaignStateError", campaignId: "c1", state, operation })
+        yield* create("c1", 300)
+        expect(yield* refused(campaigns.pause("c1"))).toEqual(stateError("draft", "pause"))
+        expect(yield* refused(campaigns.resume("c1"))).toEqual(stateError("draft", "resume"))
+        expect((yield* campaigns.start("c1")).state).toBe("running")
+        expect(yield* refused(campaigns.start("c1"))).toEqual(stateError("running", "start"))
+        expect(yield* refused(campaigns.resume("c1"))).toEqual(stateError("running", "resume"))
+        expect((yield* campaigns.pause("c1")).state).toBe("paused")
+        expect((yield* campaigns.pause("c1")).state).toBe("paused") // a repeat: unchanged
+        expect(yield* refused(campaigns.start("c1"))).toEqual(stateError("paused", "start"))
+        expect((yield* campaigns.resume("c1")).state).toMatch(/running|completed/)
+        yield* idle
+        expect(yield* expectAddsUp("c1")).toMatchObject({ state: "completed", sent: 300 })
+        for (const operation of ["start", "pause", "resume"] as const) {
+          expect(yield* refused(campaigns[operation]("c1"))).toEqual(stateError("completed", operation))
+        }
+        expect(yield* refused(campaigns.pause("nope"))).toMatchObject({ _tag: "CampaignNotFound" })
+        yield* expectOneEmailEach(300)
+      })
+    )
+
+    scenario(
       "a consumer that dies after the mailer accepted its batch: the lease expires and the batch is resent under the same key, never skipped",
       { leaseFor: "1 second" },
       Effect.gen(function*() {
@@ -196,6 +227,8 @@ export const campaignBehaviours = (name: string, makeLayer: () => Layer.Layer<Le
         expect(alerts.map((a) => [a.kind, a.id])).toEqual([["failed", "failed:campaign:c1:1"]])
       })
     )
+
+    campaignCircuitCases(makeLayer)
 
     scenario(
       "transient failures are retried through the queue with the same key; at the cap the recipients fail and the owner hears",

@@ -54,20 +54,79 @@ export const campaignStoreConformance = (name: string, makeLayer: () => Layer.La
       expect(row.template).toEqual(TEMPLATE)
     }))
 
-    test("creating again while a draft adds what is missing; another template or a started campaign is refused", Effect.gen(function*() {
+    test("an id in use is refused, even with the same template; replace swaps a draft's template and recipients", Effect.gen(function*() {
       const store = yield* CampaignStore
       yield* createCampaign({ id: "c1", template: TEMPLATE, recipients: Stream.fromIterable(recipients(120)) })
-      const again = yield* createCampaign({ id: "c1", template: TEMPLATE, recipients: Stream.fromIterable(recipients(180)) })
-      expect(again.total).toBe(180)
+      const same = yield* Effect.flip(createCampaign({ id: "c1", template: TEMPLATE, recipients: Stream.fromIterable(recipients(180)) }))
+      expect(same).toMatchObject({ _tag: "CampaignExists", state: "draft" })
+      expect((yield* campaignStatus("c1")).total).toBe(120)
       const other = new CampaignTemplate({ ...TEMPLATE, subject: "Something else" })
-      const refused = yield* Effect.flip(createCampaign({ id: "c1", template: other, recipients: Stream.empty }))
-      expect(refused._tag).toBe("CampaignExists")
+      const replaced = yield* createCampaign({ id: "c1", template: other, recipients: Stream.fromIterable(recipients(30, "n")), replace: true })
+      expect(replaced).toMatchObject({ state: "draft", total: 30, remaining: 30 })
+      const row = Option.getOrThrow(yield* store.get("c1"))
+      expect(row).toMatchObject({ total: 30, batches: 1 })
+      expect(row.template.subject).toBe("Something else")
+      // Only the new recipients are in the ledger: the old ones are gone.
       yield* store.transition("c1", { from: ["draft"], to: "running", now: T0 })
-      const late = yield* Effect.flip(createCampaign({ id: "c1", template: TEMPLATE, recipients: Stream.fromIterable(recipients(200)) }))
-      expect(late._tag).toBe("CampaignExists")
-      expect((yield* campaignStatus("c1")).total).toBe(180)
+      const members = yield* leased("c1", 1, T0)
+      expect(members.map((m) => m.email)).toEqual(recipients(30, "n").map((r) => r.email))
+      // Replace on an id not in use simply creates it.
+      expect(yield* createCampaign({ id: "c3", template: TEMPLATE, recipients: Stream.fromIterable(recipients(5)), replace: true }))
+        .toMatchObject({ state: "draft", total: 5 })
       const invalid = yield* Effect.flip(createCampaign({ id: "c2", template: TEMPLATE, recipients: Stream.fromIterable(["a@x.example", "not an email"]) }))
       expect(invalid).toMatchObject({ _tag: "InvalidRecipient", position: 1 })
+    }))
+
+    test("a campaign that ever started is never replaced: running, paused and completed are 409 and keep their ledger", Effect.gen(function*() {
+      const store = yield* CampaignStore
+      const replace = (id: string) =>
+        Effect.flip(createCampaign({ id, template: TEMPLATE, recipients: Stream.fromIterable(recipients(3, "x")), replace: true }))
+      yield* runningCampaign("run", recipients(10))
+      expect(yield* replace("run")).toMatchObject({ _tag: "CampaignExists", state: "running" })
+      yield* runningCampaign("pau", recipients(10))
+      yield* store.transition("pau", { from: ["running"], to: "paused", now: T0 })
+      expect(yield* replace("pau")).toMatchObject({ _tag: "CampaignExists", state: "paused" })
+      yield* runningCampaign("done", recipients(10))
+      const members = yield* leased("done", 1, T0, "tok")
+      yield* store.record("done", 1, "tok", sentAll(members), T0)
+      expect(yield* replace("done")).toMatchObject({ _tag: "CampaignExists", state: "completed" })
+      expect(Option.isNone(yield* store.replace({ id: "run", template: TEMPLATE, batchSize: 100, now: T0 }))).toBe(true)
+      for (const id of ["run", "pau", "done"]) expect((yield* campaignStatus(id)).total).toBe(10)
+      expect((yield* campaignStatus("done")).sent).toBe(10)
+    }))
+
+    test("transition is one conditional write: of 20 concurrent ones from a state exactly one applies", Effect.gen(function*() {
+      const store = yield* CampaignStore
+      yield* createCampaign({ id: "c1", template: TEMPLATE, recipients: Stream.fromIterable(recipients(10)) })
+      const start = yield* Effect.all(
+        Array.from({ length: 20 }, (_, i) => store.transition("c1", { from: ["draft"], to: "running", now: T0 + i })),
+        { concurrency: "unbounded" }
+      )
+      expect(start.filter(Option.isSome)).toHaveLength(1)
+      const pause = yield* Effect.all(
+        Array.from({ length: 20 }, (_, i) => store.transition("c1", { from: ["running"], to: "paused", now: T0 + i, whileOpen: true })),
+        { concurrency: "unbounded" }
+      )
+      expect(pause.filter(Option.isSome)).toHaveLength(1)
+      expect(Option.getOrThrow(yield* store.get("c1")).state).toBe("paused")
+      expect(Option.isNone(yield* store.transition("nope", { from: ["draft"], to: "running", now: T0 }))).toBe(true)
+    }))
+
+    test("whileOpen: a running campaign with nothing queued or reserved (completed) does not move", Effect.gen(function*() {
+      const store = yield* CampaignStore
+      yield* runningCampaign("c1", recipients(150))
+      const first = yield* leased("c1", 1, T0, "a")
+      yield* store.record("c1", 1, "a", sentAll(first), T0)
+      const second = yield* leased("c1", 2, T0, "b")
+      // The last batch is leased, not yet recorded: something is left, the pause applies.
+      expect(Option.isSome(yield* store.transition("c1", { from: ["running"], to: "paused", now: T0, whileOpen: true }))).toBe(true)
+      yield* store.transition("c1", { from: ["paused"], to: "running", now: T0 })
+      yield* store.record("c1", 2, "b", sentAll(second), T0)
+      expect((yield* campaignStatus("c1")).state).toBe("completed")
+      expect(Option.isNone(yield* store.transition("c1", { from: ["running"], to: "paused", now: T0, whileOpen: true }))).toBe(true)
+      expect(Option.getOrThrow(yield* store.get("c1")).state).toBe("running")
+      // Without the guard the same write applies (resume of a paused campaign that finished meanwhile).
+      expect(Option.isSome(yield* store.transition("c1", { from: ["running"], to: "paused", now: T0 }))).toBe(true)
     }))
 
     test("reserve fixes a batch: the next 100 queued in order, leased; a fresh lease is InProgress; a used slot takes no one new", Effect.gen(function*() {

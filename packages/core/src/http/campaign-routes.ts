@@ -2,6 +2,7 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platf
 import { Effect, Either, Option, Schema, Sink, Stream } from "effect"
 import { Campaigns } from "../campaigns/campaigns.js"
 import { CampaignTemplate } from "../campaigns/campaign.js"
+import { answerCampaignError, type CampaignRouteError } from "./contract.js"
 import { readBodyLimited } from "./read-body.js"
 
 /** Options of the campaign admin routes (`adminRoutes({ token, campaigns: {...} })`). */
@@ -34,31 +35,35 @@ const recipientLine = (line: string): unknown => {
 
 class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", { detail: Schema.String }) {}
 
+const campaignErrors: ReadonlySet<string> = new Set<CampaignRouteError["_tag"]>([
+  "CampaignNotFound",
+  "CampaignExists",
+  "CampaignStateError",
+  "InvalidCampaign",
+  "InvalidRecipient",
+  "RecipientTooLarge",
+  "BodyTooLarge",
+  "StoreUnavailable",
+  "QueueUnavailable"
+])
+
+/** Typed failures through the contract (`answerCampaignError`); anything else the request got wrong is a 400. */
 const answer = <E extends { readonly _tag: string; readonly message: string }, R>(
   effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ) =>
   effect.pipe(
     Effect.catchAll((error) => {
-      switch (error._tag) {
-        case "CampaignNotFound":
-          return Effect.succeed(json({ status: "not_found", detail: error.message }, 404))
-        case "CampaignExists":
-        case "CampaignStateError":
-          return Effect.succeed(json({ status: "conflict", detail: error.message }, 409))
-        case "BodyTooLarge":
-          return Effect.succeed(json({ status: "too_large", detail: error.message }, 413))
-        case "InvalidRecipient":
-        case "RecipientTooLarge":
-          // The input can never succeed: a 400 that names the recipient, never a retryable 503.
-          return Effect.succeed(json({ status: "bad_request", detail: error.message }, 400))
-        case "StoreUnavailable":
-        case "QueueUnavailable":
-          return Effect.as(Effect.logError("campaign route failed", error), json({ status: "unavailable" }, 503))
-        default:
-          return Effect.succeed(json({ status: "bad_request", detail: error.message }, 400))
-      }
+      if (!campaignErrors.has(error._tag)) return Effect.succeed(json({ status: "bad_request", detail: error.message }, 400))
+      const answer = answerCampaignError(error as unknown as CampaignRouteError)
+      const response = json(answer.body, answer.httpStatus)
+      return answer.httpStatus === 503 ? Effect.as(Effect.logError("campaign route failed", error), response) : Effect.succeed(response)
     })
   )
+
+/** `?replace=true` (or `1`): replace a draft under that id instead of refusing it. */
+const Replace = Schema.Struct({
+  replace: Schema.optionalWith(Schema.Literal("true", "false", "1", "0"), { default: () => "false" as const })
+})
 
 /**
  * The campaign admin routes, runtime-neutral and unguarded: `adminRoutes` mounts
@@ -66,9 +71,11 @@ const answer = <E extends { readonly _tag: string; readonly message: string }, R
  *
  * - `POST {prefix}`: create. JSON `{ id, template, recipients: [...] }`, or NDJSON
  *   (`application/x-ndjson`): a first line `{ id, template }`, then one recipient
- *   per line (an email, or `{ "email", "vars" }`), streamed into the ledger.
+ *   per line (an email, or `{ "email", "vars" }`), streamed into the ledger. 201; an id
+ *   in use is 409 unless `?replace=true` and it is still a draft (then 200, replaced).
  * - `GET {prefix}`, `GET {prefix}/:id`: status.
- * - `POST {prefix}/:id/start`, `/pause`, `/resume`.
+ * - `POST {prefix}/:id/start`, `/pause`, `/resume`: the state machine
+ *   (`campaignTransitions`); a transition it refuses is 409.
  */
 export const campaignRoutes = (options: CampaignRoutesOptions = {}) => {
   const prefix = (options.prefix ?? "/admin/campaigns") as `/${string}`
@@ -78,11 +85,18 @@ export const campaignRoutes = (options: CampaignRoutesOptions = {}) => {
   const create = Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const campaigns = yield* Campaigns
+    const { replace: replaceParam } = yield* HttpServerRequest.schemaSearchParams(Replace).pipe(
+      Effect.mapError(() => new BadRequest({ detail: "replace must be true or false" }))
+    )
+    const replace = replaceParam === "true" || replaceParam === "1"
+    // 201 for a new campaign; 200 when the caller asked to replace (a draft replaced, or created).
+    const created = replace ? 200 : 201
     const ndjson = (request.headers["content-type"] ?? "").includes("ndjson")
     if (!ndjson) {
       const bytes = yield* readBodyLimited(request, options.maxJsonBytes ?? 16 * 1024 * 1024)
       const body = yield* Schema.decodeUnknown(Schema.parseJson(CreateBody))(new TextDecoder().decode(bytes))
-      return json(yield* campaigns.create({ id: body.id, template: body.template, recipients: Stream.fromIterable(body.recipients as ReadonlyArray<string>) }), 201)
+      const recipients = Stream.fromIterable(body.recipients as ReadonlyArray<string>)
+      return json(yield* campaigns.create({ id: body.id, template: body.template, recipients, replace }), created)
     }
     const lines = request.stream.pipe(
       Stream.decodeText(),
@@ -98,9 +112,10 @@ export const campaignRoutes = (options: CampaignRoutesOptions = {}) => {
       const status = yield* campaigns.create({
         id: header.right.id,
         template: header.right.template,
-        recipients: Stream.map(rest, (line) => recipientLine(line) as string)
+        recipients: Stream.map(rest, (line) => recipientLine(line) as string),
+        replace
       })
-      return json(status, 201)
+      return json(status, created)
     }))
   })
 

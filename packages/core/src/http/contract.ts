@@ -2,6 +2,15 @@ import type { BodyTooLarge } from "./errors.js"
 import type { MalformedPayload, SignatureError, Unfulfillable, UnknownProvider } from "../providers/errors.js"
 import type { OrderConflict, StoreUnavailable } from "../orders/errors.js"
 import type { Outcome } from "../orders/outcome.js"
+import type {
+  CampaignExists,
+  CampaignNotFound,
+  CampaignStateError,
+  InvalidCampaign,
+  InvalidRecipient,
+  RecipientTooLarge
+} from "../campaigns/errors.js"
+import type { QueueUnavailable } from "../queue/errors.js"
 
 /** The one place where outcomes and errors become HTTP statuses (the table in docs/http-contract.md). */
 
@@ -91,6 +100,47 @@ export const answerError = (error: ReceiveError): ContractAnswer => {
     case "BodyTooLarge":
       return { httpStatus: 413, body: { status: "too_large", limitBytes: error.limitBytes } }
     case "StoreUnavailable":
+      return { httpStatus: 503, body: { status: "unavailable" } }
+  }
+}
+
+/** The typed failures of the campaign admin routes (`/admin/campaigns…`). */
+export type CampaignRouteError =
+  | CampaignNotFound
+  | CampaignExists
+  | CampaignStateError
+  | InvalidCampaign
+  | InvalidRecipient
+  | RecipientTooLarge
+  | BodyTooLarge
+  | StoreUnavailable
+  | QueueUnavailable
+
+/**
+ * The answer for a typed failure of a campaign route. A conflict with the campaign's
+ * state (an id in use, an operation the state machine refuses) is a 409 that names the
+ * state found; nothing changed.
+ */
+export const answerCampaignError = (error: CampaignRouteError): ContractAnswer => {
+  switch (error._tag) {
+    case "CampaignNotFound":
+      return { httpStatus: 404, body: { status: "not_found", detail: error.message } }
+    case "CampaignExists":
+      return { httpStatus: 409, body: { status: "conflict", detail: error.message, state: error.state } }
+    case "CampaignStateError":
+      return {
+        httpStatus: 409,
+        body: { status: "conflict", detail: error.message, state: error.state, operation: error.operation }
+      }
+    case "BodyTooLarge":
+      return { httpStatus: 413, body: { status: "too_large", limitBytes: error.limitBytes, detail: error.message } }
+    case "InvalidCampaign":
+    case "InvalidRecipient":
+    case "RecipientTooLarge":
+      // The input can never succeed: a 400 that names the problem, never a retryable 503.
+      return { httpStatus: 400, body: { status: "bad_request", detail: error.message } }
+    case "StoreUnavailable":
+    case "QueueUnavailable":
       return { httpStatus: 503, body: { status: "unavailable" } }
   }
 }

@@ -74,7 +74,7 @@ const failureOf = (cause: Cause.Cause<MailerError>, mailer: string): MailerError
       })
   )
 
-const closeCircuit = (close: Effect.Effect<boolean>, mailer: string) =>
+export const closeCircuit = (close: Effect.Effect<boolean>, mailer: string) =>
   Effect.flatMap(close, (wasOpen) =>
     wasOpen
       ? Effect.logWarning("the mailer accepts sends again: held orders go out with the sweep").pipe(
@@ -85,9 +85,10 @@ const closeCircuit = (close: Effect.Effect<boolean>, mailer: string) =>
 /**
  * A `Misconfigured` answer: the account, not the order, is at fault. The breaker
  * opens; the owner hears of it through a log at ERROR and a stored alert (which
- * the email alerter refuses: it would go through this very mailer).
+ * the email alerter refuses: it would go through this very mailer). Campaign batches
+ * trip it the same way.
  */
-const tripCircuit = (error: Misconfigured) =>
+export const tripCircuit = (error: Misconfigured) =>
   Effect.gen(function*() {
     const circuit = yield* MailerCircuit
     const tripped = yield* circuit.trip(error)

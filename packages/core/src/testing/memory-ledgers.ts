@@ -151,6 +151,14 @@ export const makeMemoryCampaignStore = (): CampaignStoreShape => {
         campaigns.set(id, { row, recipients: [], bySeq: new Map(), emails: new Set(), batches: new Map(), cursor: 0 })
         return { created: true, campaign: row }
       }),
+    replace: ({ batchSize, id, now, template }) =>
+      Effect.sync(() => {
+        const entry = campaigns.get(id)
+        if (!entry || entry.row.state !== "draft") return Option.none()
+        const row = update(entry, { template: template as CampaignTemplate, batchSize, total: 0, batches: 0, updatedAt: now })
+        campaigns.set(id, { row, recipients: [], bySeq: new Map(), emails: new Set(), batches: new Map(), cursor: 0 })
+        return Option.some(row)
+      }),
     addRecipients: (campaignId, firstSeq, recipients) =>
       Effect.sync(() => {
         const entry = campaigns.get(campaignId)
@@ -191,10 +199,13 @@ export const makeMemoryCampaignStore = (): CampaignStoreShape => {
       Effect.sync(() =>
         Array.from(campaigns.values()).map((e) => e.row).sort((a, b) => b.createdAt - a.createdAt).slice(0, limit)
       ),
-    transition: (campaignId, { from, now, to }) =>
+    transition: (campaignId, { from, now, to, whileOpen }) =>
       Effect.sync(() => {
         const entry = campaigns.get(campaignId)
         if (!entry || !from.includes(entry.row.state)) return Option.none()
+        if (whileOpen === true && !entry.recipients.some((r) => r.status === "queued" || r.status === "reserved")) {
+          return Option.none()
+        }
         return Option.some(update(entry, { state: to as CampaignState, updatedAt: now }))
       }),
     counts: (campaignId) =>
@@ -269,7 +280,7 @@ export const makeMemoryCampaignStore = (): CampaignStoreShape => {
             r.attempts++
             r.lastError = result.error ?? null
           } else {
-            r.attempts++
+            if (result.held !== true) r.attempts++
             r.lastError = result.error ?? null
             if (result.uncertain === true) r.uncertain = true
             if (result.solo === true) r.solo = true

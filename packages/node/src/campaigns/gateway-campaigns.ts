@@ -1,26 +1,32 @@
 import { CampaignInProcessQueue, Campaigns } from "@hookgate/core/campaigns"
+import { MailerCircuit } from "@hookgate/core/mail"
 import { type Duration, Effect, Layer, Schedule } from "effect"
 
 /**
  * The gateway's campaigns: `Campaigns` on the in-process queue, its consumers
  * running in the server process (a batch at a time per consumer, two consumers).
+ * A batch held because the mailer is misconfigured is acknowledged: the watcher
+ * dispatches it again once the breaker lets a probe through, so a long outage
+ * leaves no dead letters.
  */
-export const gatewayCampaignsLayer = Campaigns.layerInProcess({ name: "hookgate-campaigns", concurrency: 2 })
+export const gatewayCampaignsLayer = Campaigns.layerInProcess({ name: "hookgate-campaigns", concurrency: 2, ackHeld: true })
 
 /**
  * Sends the open batches of running campaigns whenever the in-process queue is
  * idle: on start (the queue lives in memory, so a restart lost its messages)
  * and after `hookgate campaigns start|resume` ran in another process. Extra
  * batch messages are harmless (a sent batch answers Done). A campaign found with
- * nothing open is skipped until it changes state.
+ * nothing open is skipped until it changes state. While the mailer's breaker holds
+ * (misconfigured, its next probe not yet due) nothing is dispatched.
  */
 export const campaignWatcher = (every: Duration.DurationInput) =>
   Effect.gen(function*() {
     const campaigns = yield* Campaigns
     const queue = yield* CampaignInProcessQueue
+    const circuit = yield* MailerCircuit
     const finished = new Map<string, number>()
     const tick = Effect.gen(function*() {
-      if ((yield* queue.stats).outstanding > 0) return
+      if ((yield* queue.stats).outstanding > 0 || (yield* circuit.holding)) return
       for (const row of yield* campaigns.list({ limit: 1000 })) {
         if (row.state !== "running" || finished.get(row.id) === row.updatedAt) continue
         const dispatched = yield* campaigns.dispatch(row.id)

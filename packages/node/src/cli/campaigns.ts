@@ -58,16 +58,22 @@ const create = Command.make(
     ),
     recipients: Options.file("recipients", { exists: "yes" }).pipe(
       Options.withDescription("a .csv with an email column (other columns become {{vars}}), or one email or JSON object per line")
+    ),
+    replace: Options.boolean("replace").pipe(
+      Options.withDescription("if the id names a draft (never started), replace its template and recipients; without it an id in use is refused")
     )
   },
-  ({ id, recipients, template }) =>
+  ({ id, recipients, replace, template }) =>
     Effect.gen(function*() {
       const fs = yield* FileSystem.FileSystem
       const templateJson = JSON.parse(yield* fs.readFileString(template))
       const status = yield* Effect.flatMap(Campaigns, (campaigns) =>
-        campaigns.create({ id, template: templateJson, recipients: recipientsFromFile(recipients) }))
+        campaigns.create({ id, template: templateJson, recipients: recipientsFromFile(recipients), replace }))
       yield* printStatus([status])
-      yield* Console.log(`created ${id} as a draft: start it with \`hookgate campaigns start ${id}\``)
+      yield* Console.log(
+        `${replace ? `${id} is a draft with this template and these recipients` : `created ${id} as a draft`}: ` +
+          `start it with \`hookgate campaigns start ${id}\``
+      )
     }).pipe(withCampaigns)
 ).pipe(Command.withDescription("create a campaign from a template and a recipient file (streamed: any size)"))
 
@@ -96,9 +102,9 @@ export const campaignsCommand = Command.make("campaigns").pipe(
   Command.withDescription("bulk campaigns with a delivery ledger: one email per recipient"),
   Command.withSubcommands([
     create,
-    control("start", "start a draft: the running gateway sends its batches", (id) => `started ${id}: the gateway sends it`),
-    control("pause", "stop leasing new batches (the batch in flight finishes)", (id) => `paused ${id}`),
-    control("resume", "continue a paused campaign where it stopped", (id) => `resumed ${id}: the gateway continues it`),
+    control("start", "start a draft: the running gateway sends its batches (a campaign that started is refused)", (id) => `started ${id}: the gateway sends it`),
+    control("pause", "stop leasing new batches (the batch in flight finishes); a paused campaign stays paused", (id) => `paused ${id}`),
+    control("resume", "continue a paused campaign where it stopped (anything else is refused)", (id) => `resumed ${id}: the gateway continues it`),
     status,
     list
   ])

@@ -2,7 +2,7 @@ import { Command } from "@effect/cli"
 import { RetryPolicy, type RetryPolicyShape } from "@hookgate/core"
 import { Console, Duration, Effect, Option, Redacted } from "effect"
 import { GatewayConfig } from "../config/gateway-config.js"
-import { describeMailer, mountedProviders } from "../gateway-layer.js"
+import { describeAlerts, describeMailer, mountedProviders } from "../gateway-layer.js"
 import { table } from "./print.js"
 import { targetLine } from "./target.js"
 
@@ -25,6 +25,12 @@ export const effectiveSettings = (config: GatewayConfig, policy: RetryPolicyShap
     : []),
   ["HOOKGATE_FROM", config.from],
   ["HOOKGATE_OWNER_EMAIL", Option.getOrElse(config.ownerEmail, () => "-")],
+  ["HOOKGATE_ALERT_WEBHOOK_URL", secret(config.alertWebhookUrl)],
+  ["HOOKGATE_ALERT_WEBHOOK_TOKEN", secret(config.alertWebhookToken)],
+  ...(Option.isSome(config.alertWebhookUrl)
+    ? [["HOOKGATE_ALERT_WEBHOOK_TIMEOUT", Duration.format(config.alertWebhookTimeout)] as const]
+    : []),
+  ["owner alerts", describeAlerts(config)],
   ["providers", mountedProviders(config).join(", ") || "none"],
   ["STRIPE_WEBHOOK_SECRET", secretList(config.stripeSecrets)],
   ["CREEM_WEBHOOK_SECRET", secretList(config.creemSecrets)],

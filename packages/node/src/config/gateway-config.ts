@@ -18,6 +18,15 @@ const positiveDuration = (name: string, fallback: Duration.DurationInput) =>
     Config.withDefault(Duration.decode(fallback))
   )
 
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value)
+    return url.protocol === "http:" || url.protocol === "https:"
+  } catch {
+    return false
+  }
+}
+
 /** A bearer token: an empty one would be a token anyone can send. */
 const token = (name: string) =>
   Config.string(name).pipe(Config.validate({ message: "must not be empty", validation: (t) => t.trim() !== "" }), Config.map(Redacted.make))
@@ -54,6 +63,20 @@ const settings = Config.all({
   resendTimeout: Config.duration("RESEND_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10))),
   from: Config.string("HOOKGATE_FROM").pipe(Config.withDefault("hookgate <orders@hookgate.localhost>")),
   ownerEmail: Config.option(Config.string("HOOKGATE_OWNER_EMAIL")),
+  /**
+   * Owner alerts are also POSTed here as JSON `{ text, alert }` (a Slack incoming webhook, or
+   * an endpoint of your own). A secret (a Slack URL is its own credential): `Redacted`.
+   */
+  alertWebhookUrl: Config.option(
+    Config.string("HOOKGATE_ALERT_WEBHOOK_URL").pipe(
+      Config.validate({ message: "must be an http:// or https:// URL", validation: isHttpUrl }),
+      Config.map(Redacted.make)
+    )
+  ),
+  /** Sent to the alert webhook as `Authorization: Bearer <token>` when set. */
+  alertWebhookToken: Config.option(token("HOOKGATE_ALERT_WEBHOOK_TOKEN")),
+  /** How long one POST to the alert webhook may take. */
+  alertWebhookTimeout: positiveDuration("HOOKGATE_ALERT_WEBHOOK_TIMEOUT", "10 seconds"),
   stripeSecrets: Config.option(secretsConfig("STRIPE_WEBHOOK_SECRET")),
   creemSecrets: Config.option(secretsConfig("CREEM_WEBHOOK_SECRET")),
   adminToken: Config.option(token("HOOKGATE_ADMIN_TOKEN")),
@@ -83,11 +106,20 @@ const settings = Config.all({
 })
 
 /**
- * What the chosen mailer needs: Resend's key, and a lease its timeout fits in
- * (a send still running when its lease ends may be sent twice).
+ * Settings that depend on one another: what the chosen mailer needs (Resend's key, and a
+ * lease its timeout fits in: a send still running when its lease ends may be sent twice),
+ * and an alert webhook token only with its URL.
  */
-const mailerProblems = (config: Config.Config.Success<typeof settings>) => {
-  if (config.mailer !== "resend") return Either.right(config)
+const crossProblems = (config: Config.Config.Success<typeof settings>) => {
+  const problems: Array<{ setting: string; message: string }> = []
+  if (Option.isSome(config.alertWebhookToken) && Option.isNone(config.alertWebhookUrl)) {
+    problems.push({ setting: "HOOKGATE_ALERT_WEBHOOK_TOKEN", message: "is set without HOOKGATE_ALERT_WEBHOOK_URL" })
+  }
+  if (config.mailer === "resend") problems.push(...resendProblems(config))
+  return problems.length === 0 ? Either.right(config) : Either.left(retryPolicyConfigError(problems))
+}
+
+const resendProblems = (config: Config.Config.Success<typeof settings>) => {
   const problems: Array<{ setting: string; message: string }> = []
   if (Option.isNone(config.resendApiKey)) problems.push({ setting: "RESEND_API_KEY", message: "is not set (needed with HOOKGATE_MAILER=resend)" })
   const lease = Duration.decode(config.retry.leaseFor ?? "5 minutes")
@@ -97,10 +129,10 @@ const mailerProblems = (config: Config.Config.Success<typeof settings>) => {
       message: `must exceed RESEND_TIMEOUT (${Duration.format(config.resendTimeout)}) by at least ${Duration.format(LEASE_MARGIN)}`
     })
   }
-  return problems.length === 0 ? Either.right(config) : Either.left(retryPolicyConfigError(problems))
+  return problems
 }
 
-export const GatewayConfig = settings.pipe(Config.mapOrFail(mailerProblems))
+export const GatewayConfig = settings.pipe(Config.mapOrFail(crossProblems))
 
 export type GatewayConfig = Config.Config.Success<typeof GatewayConfig>
 
