@@ -86,7 +86,7 @@ const statementsPerOrder = async () => {
   return { ours, theirs }
 }
 
-const hookgateRate = async (requests: ReadonlyArray<WebhookRequest>, tracing: boolean) => {
+export const hookgateRate = async (requests: ReadonlyArray<WebhookRequest>, tracing: boolean) => {
   const runtime = ManagedRuntime.make(Layer.merge(gatewayLayer(tempDb("hookgate.db")), Layer.setTracerEnabled(tracing)))
   await runtime.runPromise(Effect.void)
   const rate = await inFlight(requests, async (request) => {
@@ -137,7 +137,7 @@ const verifyAndParse = (request: WebhookRequest, secret: string) => {
  * (the issue's baseline) or Web Crypto's (what hookgate's providers use where
  * no node:crypto HMAC is chosen), so the table shows how much of the gap Web Crypto alone explains.
  */
-const baselineRate = async (requests: ReadonlyArray<WebhookRequest>, hmac: "node:crypto" | "webcrypto") => {
+export const baselineRate = async (requests: ReadonlyArray<WebhookRequest>, hmac: "node:crypto" | "webcrypto") => {
   const db = new Database(tempDb(`baseline-${hmac}.db`))
   db.pragma("journal_mode = WAL")
   db.pragma("busy_timeout = 5000")
@@ -184,7 +184,7 @@ const baselineRate = async (requests: ReadonlyArray<WebhookRequest>, hmac: "node
  * with no spans of its own, run as `receive` is: one `runPromise` per order,
  * CONCURRENCY in flight.
  */
-const effectFloorRate = async (requests: ReadonlyArray<WebhookRequest>) => {
+export const effectFloorRate = async (requests: ReadonlyArray<WebhookRequest>) => {
   const filename = tempDb("floor.db")
   const runtime = ManagedRuntime.make(SqliteClient.layer({ filename }))
   const secret = Redacted.value(TEST_SECRET)
