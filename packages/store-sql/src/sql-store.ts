@@ -12,7 +12,7 @@ import { CampaignStore } from "@hookgate/core/campaigns"
 import { DeadLetterStore, MessageLedger } from "@hookgate/core/queue"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlAtomic } from "./atomic.js"
-import { compiled } from "./compiled.js"
+import { compiled, DirectStatements } from "./compiled.js"
 import { decodeOrder, decodeReceipt, StatsRow } from "./rows.js"
 import { insertReleaseAlert, makeSqlAlertStore } from "./sql-alerts.js"
 import { makeSqlCampaignStore } from "./sql-campaigns.js"
@@ -30,14 +30,16 @@ import { unavailable } from "./unavailable.js"
 export const makeSqlStore = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const atomic = yield* SqlAtomic
+  const direct = yield* DirectStatements
 
   // The statements of the receive path, compiled once (see `compiled`).
-  const selectOrderStatement = compiled(sql, ["key"], ($) => sql`SELECT * FROM hookgate_orders WHERE order_key = ${$.key}`)
+  const selectOrderStatement = compiled(sql, direct, ["key"], ($) => sql`SELECT * FROM hookgate_orders WHERE order_key = ${$.key}`)
   const selectOrder = (key: string) =>
-    Effect.map(selectOrderStatement({ key }), (rows) => Option.map(Option.fromNullable(rows[0]), decodeOrder))
+    Effect.map(selectOrderStatement.run({ key }), (rows) => Option.map(Option.fromNullable(rows[0]), decodeOrder))
 
   const insertLeasedStatement = compiled(
     sql,
+    direct,
     ["key", "provider", "eventId", "eventType", "email", "product", "amount", "currency", "metadata", "hash", "now", "token", "until"],
     ($) =>
       sql`INSERT INTO hookgate_orders (
@@ -52,7 +54,7 @@ export const makeSqlStore = Effect.gen(function*() {
   )
   const insertLeased = (order: NewOrder, token: string, now: number, until: number) => {
     const f = order.fulfilment
-    return insertLeasedStatement({
+    return insertLeasedStatement.run({
       key: order.key,
       provider: order.provider,
       eventId: order.eventId,
@@ -71,6 +73,7 @@ export const makeSqlStore = Effect.gen(function*() {
 
   const receiptStatement = compiled(
     sql,
+    direct,
     ["provider", "eventId", "eventType", "orderKey", "outcome", "receivedAt", "detail", "objectId"],
     ($) =>
       sql`INSERT INTO hookgate_receipts
@@ -84,15 +87,15 @@ ON CONFLICT (provider, event_id) DO UPDATE SET
   object_id = excluded.object_id,
   last_seen_at = excluded.last_seen_at`
   )
-  const notePreventedStatement = compiled(sql, ["key"], ($) =>
+  const notePreventedStatement = compiled(sql, direct, ["key"], ($) =>
     sql`UPDATE hookgate_orders SET duplicates_prevented = duplicates_prevented + 1 WHERE order_key = ${$.key}`)
-  const noteLeaseLostStatement = compiled(sql, ["key"], ($) =>
+  const noteLeaseLostStatement = compiled(sql, direct, ["key"], ($) =>
     sql`UPDATE hookgate_orders SET leases_lost = leases_lost + 1 WHERE order_key = ${$.key}`)
 
   // Taking over a lease that was never released marks the order uncertain:
   // its holder may have sent before it died.
   const acquireStatement = (dueOnly: boolean) =>
-    compiled(sql, ["key", "token", "until", "now", "maxAttempts"], ($) =>
+    compiled(sql, direct, ["key", "token", "until", "now", "maxAttempts"], ($) =>
       sql`UPDATE hookgate_orders SET
   lease_token = ${$.token}, lease_expires_at = ${$.until}, updated_at = ${$.now},
   uncertain = CASE WHEN lease_token IS NULL THEN uncertain ELSE 1 END
@@ -106,6 +109,7 @@ RETURNING *`)
   const completeStatement = (mailerHonoursKeys: boolean) =>
     compiled<"key" | "token" | "messageId" | "now", { possible_duplicate: number | string }>(
       sql,
+      direct,
       ["key", "token", "messageId", "now"],
       ($) =>
         sql`UPDATE hookgate_orders SET
@@ -119,7 +123,7 @@ RETURNING ${mailerHonoursKeys ? sql`0` : sql`uncertain`} AS possible_duplicate`
   const completeUnhonoured = completeStatement(false)
 
   const releaseStatement = (uncertain: boolean) =>
-    compiled(sql, ["key", "token", "status", "attempts", "error", "nextAttemptAt", "now"], ($) =>
+    compiled(sql, direct, ["key", "token", "status", "attempts", "error", "nextAttemptAt", "now"], ($) =>
       sql`UPDATE hookgate_orders SET
   status = ${$.status}, attempts = ${$.attempts}, last_error = ${$.error},
   next_attempt_at = ${$.nextAttemptAt}, updated_at = ${$.now},
@@ -166,7 +170,7 @@ ORDER BY created_at DESC, order_key LIMIT ${limit}`.pipe(
       ),
 
     recordReceipt: (receipt) =>
-      receiptStatement({
+      receiptStatement.run({
         provider: receipt.provider,
         eventId: receipt.eventId,
         eventType: receipt.eventType,
@@ -190,13 +194,13 @@ ORDER BY received_at DESC, event_id LIMIT ${limit}`.pipe(
       ),
 
     notePrevented: (key) =>
-      notePreventedStatement({ key }).pipe(
+      notePreventedStatement.run({ key }).pipe(
         Effect.asVoid,
         unavailable("notePrevented")
       ),
 
     noteLeaseLost: (key) =>
-      noteLeaseLostStatement({ key }).pipe(
+      noteLeaseLostStatement.run({ key }).pipe(
         Effect.asVoid,
         unavailable("noteLeaseLost")
       ),
@@ -236,21 +240,22 @@ WHERE order_key = ${key} AND status IN ('capped', 'failed') RETURNING *`.pipe(
   const lease: LeaseShape = {
     acquire: (key, { dueOnly, maxAttempts, now, until }) => {
       const token = crypto.randomUUID()
-      return (dueOnly ? acquireDue : acquireAny)({ key, token, until, now, maxAttempts }).pipe(
+      return (dueOnly ? acquireDue : acquireAny).run({ key, token, until, now, maxAttempts }).pipe(
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => ({ token, order: decodeOrder(row) }))),
         unavailable("acquire")
       )
     },
 
     complete: (key, token, receipt, { mailerHonoursKeys, now }) =>
-      (mailerHonoursKeys ? completeHonoured : completeUnhonoured)({ key, token, messageId: receipt.messageId, now }).pipe(
+      (mailerHonoursKeys ? completeHonoured : completeUnhonoured).run({ key, token, messageId: receipt.messageId, now }).pipe(
         Effect.map((rows) =>
           Option.map(Option.fromNullable(rows[0]), (row) => ({ possibleDuplicate: Number(row.possible_duplicate) === 1 }))),
         unavailable("complete")
       ),
 
     release: (key, token, failure) => {
-      const update = (failure.uncertain ? releaseUncertain : releaseKeepingUncertain)({
+      const release = failure.uncertain ? releaseUncertain : releaseKeepingUncertain
+      const values = {
         key,
         token,
         status: failure.status,
@@ -258,13 +263,13 @@ WHERE order_key = ${key} AND status IN ('capped', 'failed') RETURNING *`.pipe(
         error: failure.error,
         nextAttemptAt: failure.nextAttemptAt,
         now: failure.now
-      })
+      }
       if (Option.isNone(failure.alert)) {
-        return update.pipe(Effect.map((rows) => rows.length > 0), unavailable("release"))
+        return release.run(values).pipe(Effect.map((rows) => rows.length > 0), unavailable("release"))
       }
       const alert = failure.alert.value
       // Stored in the same atomic step, and only if this very release applied.
-      return atomic.run([update, insertReleaseAlert(sql, alert, key, token)]).pipe(
+      return atomic.run([release.statement(values), insertReleaseAlert(sql, alert, key, token)]).pipe(
         Effect.map(([updated]) => (updated ?? []).length > 0),
         unavailable("release")
       )

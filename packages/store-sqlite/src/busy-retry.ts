@@ -3,8 +3,9 @@ import type * as Connection from "@effect/sql/SqlConnection"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
-import { SqliteClient } from "@effect/sql-sqlite-node"
-import { Duration, Effect, Layer, Schedule } from "effect"
+import { SqlStore } from "@hookgate/store-sql"
+import { Context, type Duration, Effect, Layer, Schedule } from "effect"
+import { isBusyCause, makeSqliteConnection } from "./connection.js"
 
 /**
  * better-sqlite3 is synchronous: while SQLite's busy handler waits for another
@@ -21,10 +22,7 @@ import { Duration, Effect, Layer, Schedule } from "effect"
 export const DRIVER_BUSY_TIMEOUT_MS = 5
 
 /** SQLITE_BUSY and its extended codes (SQLITE_BUSY_SNAPSHOT, …). */
-export const isBusy = (error: SqlError): boolean => {
-  const code = (error.cause as { code?: unknown } | undefined)?.code
-  return typeof code === "string" && code.startsWith("SQLITE_BUSY")
-}
+export const isBusy = (error: SqlError): boolean => isBusyCause(error.cause)
 
 /** Retries while busy: 5 ms doubling to 100 ms apart, jittered, for at most `budget` in all. */
 export const busySchedule = (budget: Duration.DurationInput) =>
@@ -57,22 +55,16 @@ const withBusyRetry = (connection: Connection.Connection, budget: Duration.Durat
 }
 
 /**
- * A `SqlClient` over `@effect/sql-sqlite-node`'s connection whose statements
- * retry SQLITE_BUSY on a Schedule (see above), with `BEGIN IMMEDIATE` transactions.
+ * A `SqlClient` over the store's own better-sqlite3 connection (`connection.ts`)
+ * whose statements retry SQLITE_BUSY on a Schedule (see above), with `BEGIN
+ * IMMEDIATE` transactions; and the `DirectStatements` that run the store's
+ * compiled statements on that connection directly when nothing holds it.
  */
 export const layerBusyRetryingClient = (options: { readonly filename: string; readonly busyBudget: Duration.DurationInput }) =>
-  Layer.scoped(
-    SqlClient.SqlClient,
+  Layer.scopedContext(
     Effect.gen(function*() {
-      const sqlite = yield* SqliteClient.make({ filename: options.filename })
-      // `reserve` holds the driver's one connection (behind its semaphore) until the scope closes;
-      // it is always the same connection, so it is wrapped once.
-      const wrapped = new WeakMap<Connection.Connection, Connection.Connection>()
-      const acquire = Effect.map(sqlite.reserve, (connection) => {
-        let retrying = wrapped.get(connection)
-        if (retrying === undefined) wrapped.set(connection, retrying = withBusyRetry(connection, options.busyBudget))
-        return retrying
-      })
+      const sqlite = yield* makeSqliteConnection(options.filename, DRIVER_BUSY_TIMEOUT_MS)
+      const acquire = Effect.as(sqlite.reserve, withBusyRetry(sqlite.connection, options.busyBudget))
       const client = yield* SqlClient.make({
         acquirer: acquire,
         transactionAcquirer: acquire,
@@ -80,7 +72,6 @@ export const layerBusyRetryingClient = (options: { readonly filename: string; re
         beginTransaction: "BEGIN IMMEDIATE",
         spanAttributes: [["db.system.name", "sqlite"]]
       })
-      yield* client.unsafe(`PRAGMA busy_timeout = ${DRIVER_BUSY_TIMEOUT_MS}`)
-      return client
+      return Context.make(SqlClient.SqlClient, client).pipe(Context.add(SqlStore.DirectStatements, sqlite.direct))
     })
   ).pipe(Layer.provide(Reactivity.layer))
