@@ -12,6 +12,7 @@ import { CampaignStore } from "@hookgate/core/campaigns"
 import { DeadLetterStore, MessageLedger } from "@hookgate/core/queue"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { SqlAtomic } from "./atomic.js"
+import { compiled, DirectStatements } from "./compiled.js"
 import { decodeOrder, decodeReceipt, StatsRow } from "./rows.js"
 import { insertReleaseAlert, makeSqlAlertStore } from "./sql-alerts.js"
 import { makeSqlCampaignStore } from "./sql-campaigns.js"
@@ -23,28 +24,115 @@ import { unavailable } from "./unavailable.js"
  * Every protocol step is one conditional statement whose RETURNING rows decide
  * the branch; time is always a bound parameter from Effect's Clock, never the
  * database's own clock. A new order costs two statements on the happy path:
- * the leased insert and the guarded `sent` update.
+ * the leased insert and the guarded `sent` update. The statements `receive` and
+ * the sweep run are compiled once, when the store is made (`compiled.ts`).
  */
 export const makeSqlStore = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const atomic = yield* SqlAtomic
+  const direct = yield* DirectStatements
 
+  // The statements of the receive path, compiled once (see `compiled`).
+  const selectOrderStatement = compiled(sql, direct, ["key"], ($) => sql`SELECT * FROM hookgate_orders WHERE order_key = ${$.key}`)
   const selectOrder = (key: string) =>
-    Effect.map(sql`SELECT * FROM hookgate_orders WHERE order_key = ${key}`, (rows) =>
-      Option.map(Option.fromNullable(rows[0]), decodeOrder))
+    Effect.map(selectOrderStatement.run({ key }), (rows) => Option.map(Option.fromNullable(rows[0]), decodeOrder))
 
-  const insertLeased = (order: NewOrder, token: string, now: number, until: number) => {
-    const f = order.fulfilment
-    return sql`INSERT INTO hookgate_orders (
+  const insertLeasedStatement = compiled(
+    sql,
+    direct,
+    ["key", "provider", "eventId", "eventType", "email", "product", "amount", "currency", "metadata", "hash", "now", "token", "until"],
+    ($) =>
+      sql`INSERT INTO hookgate_orders (
   order_key, provider, event_id, event_type, email, product, amount, currency, metadata, payload_hash,
   status, attempts, next_attempt_at, lease_token, lease_expires_at, uncertain,
   duplicates_prevented, possible_duplicates, leases_lost, created_at, updated_at
 ) VALUES (
-  ${order.key}, ${order.provider}, ${order.eventId}, ${order.eventType}, ${f.email}, ${f.product}, ${f.amount},
-  ${f.currency}, ${JSON.stringify(f.metadata)}, ${order.payloadHash},
-  'pending', 0, ${now}, ${token}, ${until}, 0, 0, 0, 0, ${now}, ${now}
+  ${$.key}, ${$.provider}, ${$.eventId}, ${$.eventType}, ${$.email}, ${$.product}, ${$.amount},
+  ${$.currency}, ${$.metadata}, ${$.hash},
+  'pending', 0, ${$.now}, ${$.token}, ${$.until}, 0, 0, 0, 0, ${$.now}, ${$.now}
 ) ON CONFLICT (order_key) DO NOTHING RETURNING order_key`
+  )
+  const insertLeased = (order: NewOrder, token: string, now: number, until: number) => {
+    const f = order.fulfilment
+    return insertLeasedStatement.run({
+      key: order.key,
+      provider: order.provider,
+      eventId: order.eventId,
+      eventType: order.eventType,
+      email: f.email,
+      product: f.product,
+      amount: f.amount,
+      currency: f.currency,
+      metadata: JSON.stringify(f.metadata),
+      hash: order.payloadHash,
+      now,
+      token,
+      until
+    })
   }
+
+  const receiptStatement = compiled(
+    sql,
+    direct,
+    ["provider", "eventId", "eventType", "orderKey", "outcome", "receivedAt", "detail", "objectId"],
+    ($) =>
+      sql`INSERT INTO hookgate_receipts
+  (provider, event_id, event_type, order_key, outcome, received_at, last_seen_at, deliveries, detail, object_id)
+VALUES (${$.provider}, ${$.eventId}, ${$.eventType}, ${$.orderKey}, ${$.outcome},
+  ${$.receivedAt}, ${$.receivedAt}, 1, ${$.detail}, ${$.objectId})
+ON CONFLICT (provider, event_id) DO UPDATE SET
+  deliveries = hookgate_receipts.deliveries + 1,
+  outcome = excluded.outcome,
+  detail = excluded.detail,
+  object_id = excluded.object_id,
+  last_seen_at = excluded.last_seen_at`
+  )
+  const notePreventedStatement = compiled(sql, direct, ["key"], ($) =>
+    sql`UPDATE hookgate_orders SET duplicates_prevented = duplicates_prevented + 1 WHERE order_key = ${$.key}`)
+  const noteLeaseLostStatement = compiled(sql, direct, ["key"], ($) =>
+    sql`UPDATE hookgate_orders SET leases_lost = leases_lost + 1 WHERE order_key = ${$.key}`)
+
+  // Taking over a lease that was never released marks the order uncertain:
+  // its holder may have sent before it died.
+  const acquireStatement = (dueOnly: boolean) =>
+    compiled(sql, direct, ["key", "token", "until", "now", "maxAttempts"], ($) =>
+      sql`UPDATE hookgate_orders SET
+  lease_token = ${$.token}, lease_expires_at = ${$.until}, updated_at = ${$.now},
+  uncertain = CASE WHEN lease_token IS NULL THEN uncertain ELSE 1 END
+WHERE order_key = ${$.key} AND status = 'pending' AND attempts < ${$.maxAttempts}
+  AND (lease_token IS NULL OR lease_expires_at <= ${$.now})
+  ${dueOnly ? sql`AND next_attempt_at <= ${$.now}` : sql``}
+RETURNING *`)
+  const acquireDue = acquireStatement(true)
+  const acquireAny = acquireStatement(false)
+
+  const completeStatement = (mailerHonoursKeys: boolean) =>
+    compiled<"key" | "token" | "messageId" | "now", { possible_duplicate: number | string }>(
+      sql,
+      direct,
+      ["key", "token", "messageId", "now"],
+      ($) =>
+        sql`UPDATE hookgate_orders SET
+  status = 'sent', message_id = ${$.messageId}, sent_at = ${$.now}, updated_at = ${$.now},
+  lease_token = NULL, lease_expires_at = NULL, last_error = NULL,
+  possible_duplicates = possible_duplicates + ${mailerHonoursKeys ? sql`0` : sql`uncertain`}
+WHERE order_key = ${$.key} AND lease_token = ${$.token}
+RETURNING ${mailerHonoursKeys ? sql`0` : sql`uncertain`} AS possible_duplicate`
+    )
+  const completeHonoured = completeStatement(true)
+  const completeUnhonoured = completeStatement(false)
+
+  const releaseStatement = (uncertain: boolean) =>
+    compiled(sql, direct, ["key", "token", "status", "attempts", "error", "nextAttemptAt", "now"], ($) =>
+      sql`UPDATE hookgate_orders SET
+  status = ${$.status}, attempts = ${$.attempts}, last_error = ${$.error},
+  next_attempt_at = ${$.nextAttemptAt}, updated_at = ${$.now},
+  lease_token = NULL, lease_expires_at = NULL, released_token = ${$.token},
+  uncertain = ${uncertain ? sql`1` : sql`uncertain`}
+WHERE order_key = ${$.key} AND lease_token = ${$.token}
+RETURNING order_key`)
+  const releaseUncertain = releaseStatement(true)
+  const releaseKeepingUncertain = releaseStatement(false)
 
   const store: OrderStoreShape = {
     put: (order, { now, until }) =>
@@ -82,16 +170,16 @@ ORDER BY created_at DESC, order_key LIMIT ${limit}`.pipe(
       ),
 
     recordReceipt: (receipt) =>
-      sql`INSERT INTO hookgate_receipts
-  (provider, event_id, event_type, order_key, outcome, received_at, last_seen_at, deliveries, detail, object_id)
-VALUES (${receipt.provider}, ${receipt.eventId}, ${receipt.eventType}, ${receipt.orderKey}, ${receipt.outcome},
-  ${receipt.receivedAt}, ${receipt.receivedAt}, 1, ${receipt.detail}, ${receipt.objectId})
-ON CONFLICT (provider, event_id) DO UPDATE SET
-  deliveries = hookgate_receipts.deliveries + 1,
-  outcome = excluded.outcome,
-  detail = excluded.detail,
-  object_id = excluded.object_id,
-  last_seen_at = excluded.last_seen_at`.pipe(Effect.asVoid, unavailable("recordReceipt")),
+      receiptStatement.run({
+        provider: receipt.provider,
+        eventId: receipt.eventId,
+        eventType: receipt.eventType,
+        orderKey: receipt.orderKey,
+        outcome: receipt.outcome,
+        receivedAt: receipt.receivedAt,
+        detail: receipt.detail,
+        objectId: receipt.objectId
+      }).pipe(Effect.asVoid, unavailable("recordReceipt")),
 
     receipts: ({ limit, orderKey, outcomes }) =>
       sql`SELECT * FROM hookgate_receipts WHERE ${
@@ -106,13 +194,13 @@ ORDER BY received_at DESC, event_id LIMIT ${limit}`.pipe(
       ),
 
     notePrevented: (key) =>
-      sql`UPDATE hookgate_orders SET duplicates_prevented = duplicates_prevented + 1 WHERE order_key = ${key}`.pipe(
+      notePreventedStatement.run({ key }).pipe(
         Effect.asVoid,
         unavailable("notePrevented")
       ),
 
     noteLeaseLost: (key) =>
-      sql`UPDATE hookgate_orders SET leases_lost = leases_lost + 1 WHERE order_key = ${key}`.pipe(
+      noteLeaseLostStatement.run({ key }).pipe(
         Effect.asVoid,
         unavailable("noteLeaseLost")
       ),
@@ -152,46 +240,36 @@ WHERE order_key = ${key} AND status IN ('capped', 'failed') RETURNING *`.pipe(
   const lease: LeaseShape = {
     acquire: (key, { dueOnly, maxAttempts, now, until }) => {
       const token = crypto.randomUUID()
-      // Taking over a lease that was never released marks the order uncertain:
-      // its holder may have sent before it died.
-      return sql`UPDATE hookgate_orders SET
-  lease_token = ${token}, lease_expires_at = ${until}, updated_at = ${now},
-  uncertain = CASE WHEN lease_token IS NULL THEN uncertain ELSE 1 END
-WHERE order_key = ${key} AND status = 'pending' AND attempts < ${maxAttempts}
-  AND (lease_token IS NULL OR lease_expires_at <= ${now})
-  ${dueOnly ? sql`AND next_attempt_at <= ${now}` : sql``}
-RETURNING *`.pipe(
+      return (dueOnly ? acquireDue : acquireAny).run({ key, token, until, now, maxAttempts }).pipe(
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => ({ token, order: decodeOrder(row) }))),
         unavailable("acquire")
       )
     },
 
     complete: (key, token, receipt, { mailerHonoursKeys, now }) =>
-      sql<{ possible_duplicate: number | string }>`UPDATE hookgate_orders SET
-  status = 'sent', message_id = ${receipt.messageId}, sent_at = ${now}, updated_at = ${now},
-  lease_token = NULL, lease_expires_at = NULL, last_error = NULL,
-  possible_duplicates = possible_duplicates + ${mailerHonoursKeys ? sql`0` : sql`uncertain`}
-WHERE order_key = ${key} AND lease_token = ${token}
-RETURNING ${mailerHonoursKeys ? sql`0` : sql`uncertain`} AS possible_duplicate`.pipe(
+      (mailerHonoursKeys ? completeHonoured : completeUnhonoured).run({ key, token, messageId: receipt.messageId, now }).pipe(
         Effect.map((rows) =>
           Option.map(Option.fromNullable(rows[0]), (row) => ({ possibleDuplicate: Number(row.possible_duplicate) === 1 }))),
         unavailable("complete")
       ),
 
     release: (key, token, failure) => {
-      const update = sql`UPDATE hookgate_orders SET
-  status = ${failure.status}, attempts = ${failure.attempts}, last_error = ${failure.error},
-  next_attempt_at = ${failure.nextAttemptAt}, updated_at = ${failure.now},
-  lease_token = NULL, lease_expires_at = NULL, released_token = ${token},
-  uncertain = ${failure.uncertain ? sql`1` : sql`uncertain`}
-WHERE order_key = ${key} AND lease_token = ${token}
-RETURNING order_key`
+      const release = failure.uncertain ? releaseUncertain : releaseKeepingUncertain
+      const values = {
+        key,
+        token,
+        status: failure.status,
+        attempts: failure.attempts,
+        error: failure.error,
+        nextAttemptAt: failure.nextAttemptAt,
+        now: failure.now
+      }
       if (Option.isNone(failure.alert)) {
-        return update.pipe(Effect.map((rows) => rows.length > 0), unavailable("release"))
+        return release.run(values).pipe(Effect.map((rows) => rows.length > 0), unavailable("release"))
       }
       const alert = failure.alert.value
       // Stored in the same atomic step, and only if this very release applied.
-      return atomic.run([update, insertReleaseAlert(sql, alert, key, token)]).pipe(
+      return atomic.run([release.statement(values), insertReleaseAlert(sql, alert, key, token)]).pipe(
         Effect.map(([updated]) => (updated ?? []).length > 0),
         unavailable("release")
       )

@@ -1,10 +1,11 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import type * as Connection from "@effect/sql/SqlConnection"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { SqlError } from "@effect/sql/SqlError"
+import type { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
-import { SqliteClient } from "@effect/sql-sqlite-node"
-import { Duration, Effect, Layer, Schedule } from "effect"
+import { SqlStore } from "@hookgate/store-sql"
+import { Context, type Duration, Effect, Layer, Schedule } from "effect"
+import { isBusyCause, makeSqliteConnection } from "./connection.js"
 
 /**
  * better-sqlite3 is synchronous: while SQLite's busy handler waits for another
@@ -21,10 +22,7 @@ import { Duration, Effect, Layer, Schedule } from "effect"
 export const DRIVER_BUSY_TIMEOUT_MS = 5
 
 /** SQLITE_BUSY and its extended codes (SQLITE_BUSY_SNAPSHOT, …). */
-export const isBusy = (error: SqlError): boolean => {
-  const code = (error.cause as { code?: unknown } | undefined)?.code
-  return typeof code === "string" && code.startsWith("SQLITE_BUSY")
-}
+export const isBusy = (error: SqlError): boolean => isBusyCause(error.cause)
 
 /** Retries while busy: 5 ms doubling to 100 ms apart, jittered, for at most `budget` in all. */
 export const busySchedule = (budget: Duration.DurationInput) =>
@@ -34,8 +32,16 @@ export const busySchedule = (budget: Duration.DurationInput) =>
     Schedule.upTo(budget)
   )
 
-const retryBusy = (budget: Duration.DurationInput) => <A, R>(effect: Effect.Effect<A, SqlError, R>) =>
-  Effect.retry(effect, { schedule: busySchedule(budget), while: isBusy })
+/**
+ * Retries while busy. A statement that succeeds at once (nearly all) costs one
+ * `catchIf`; the retry loop starts only after a busy answer, trying once more
+ * at once (the driver itself just waited `DRIVER_BUSY_TIMEOUT_MS`) and then on the schedule.
+ */
+const retryBusy = (budget: Duration.DurationInput) => {
+  const schedule = busySchedule(budget)
+  return <A, R>(effect: Effect.Effect<A, SqlError, R>) =>
+    Effect.catchIf(effect, isBusy, () => Effect.retry(effect, { schedule, while: isBusy }))
+}
 
 const withBusyRetry = (connection: Connection.Connection, budget: Duration.DurationInput): Connection.Connection => {
   const retry = retryBusy(budget)
@@ -48,27 +54,17 @@ const withBusyRetry = (connection: Connection.Connection, budget: Duration.Durat
   }
 }
 
-/** The database file (or its folder) cannot be opened or created: a typed error naming the file, never a stack trace. */
-export const cannotOpen = (filename: string, cause: unknown) =>
-  new SqlError({
-    cause,
-    message: `cannot open the SQLite database ${filename}: ${cause instanceof Error ? cause.message : String(cause)}`
-  })
-
 /**
- * A `SqlClient` over `@effect/sql-sqlite-node`'s connection whose statements
- * retry SQLITE_BUSY on a Schedule (see above), with `BEGIN IMMEDIATE` transactions.
+ * A `SqlClient` over the store's own better-sqlite3 connection (`connection.ts`)
+ * whose statements retry SQLITE_BUSY on a Schedule (see above), with `BEGIN
+ * IMMEDIATE` transactions; and the `DirectStatements` that run the store's
+ * compiled statements on that connection directly when nothing holds it.
  */
 export const layerBusyRetryingClient = (options: { readonly filename: string; readonly busyBudget: Duration.DurationInput }) =>
-  Layer.scoped(
-    SqlClient.SqlClient,
+  Layer.scopedContext(
     Effect.gen(function*() {
-      // better-sqlite3 throws from its constructor (a defect in @effect/sql-sqlite-node): make it a typed failure.
-      const sqlite = yield* SqliteClient.make({ filename: options.filename }).pipe(
-        Effect.catchAllDefect((defect) => Effect.fail(cannotOpen(options.filename, defect)))
-      )
-      // `reserve` holds the driver's one connection (behind its semaphore) until the scope closes.
-      const acquire = Effect.map(sqlite.reserve, (connection) => withBusyRetry(connection, options.busyBudget))
+      const sqlite = yield* makeSqliteConnection(options.filename, DRIVER_BUSY_TIMEOUT_MS)
+      const acquire = Effect.as(sqlite.reserve, withBusyRetry(sqlite.connection, options.busyBudget))
       const client = yield* SqlClient.make({
         acquirer: acquire,
         transactionAcquirer: acquire,
@@ -76,7 +72,6 @@ export const layerBusyRetryingClient = (options: { readonly filename: string; re
         beginTransaction: "BEGIN IMMEDIATE",
         spanAttributes: [["db.system.name", "sqlite"]]
       })
-      yield* client.unsafe(`PRAGMA busy_timeout = ${DRIVER_BUSY_TIMEOUT_MS}`)
-      return client
+      return Context.make(SqlClient.SqlClient, client).pipe(Context.add(SqlStore.DirectStatements, sqlite.direct))
     })
   ).pipe(Layer.provide(Reactivity.layer))

@@ -5,7 +5,8 @@ import { SqlStore } from "@hookgate/store-sql"
 import { Config, type ConfigError, Duration, Effect, Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
-import { cannotOpen, layerBusyRetryingClient } from "./busy-retry.js"
+import { layerBusyRetryingClient } from "./busy-retry.js"
+import { cannotOpen } from "./connection.js"
 
 /** Where the database lives and how long a writer waits. */
 export interface SqliteStoreOptions {

@@ -2,6 +2,7 @@ import { Duration, Effect, identity, Schedule } from "effect"
 import type { RetryPolicyShape } from "../orders/retry-policy.js"
 import { type MailerError, retryAfterOf, Unknown } from "./errors.js"
 import type { MailerShape } from "./mailer.js"
+import { retryFailed } from "../internal/retry-failed.js"
 
 /** The parts of the `RetryPolicy` that govern one send. */
 export type SendPolicy = Pick<RetryPolicyShape, "inRequest" | "maxInRequestWait" | "sendTimeout">
@@ -14,13 +15,14 @@ const honouringRetryAfter = (schedule: Schedule.Schedule<unknown, MailerError>) 
  * Retries a send's `Transient` failures in-request, on the policy's schedule
  * and never sooner than the mailer's `retry-after`. A `retry-after` longer than
  * `maxInRequestWait` is not waited out: the failure is answered at once, for
- * the durable backoff (orders) or the queue (campaigns) to take.
+ * the durable backoff (orders) or the queue (campaigns) to take. The schedule
+ * is stepped only once a send has failed: a first-time success builds nothing.
  */
 export const retryTransient = (policy: SendPolicy) => <A, R>(send: Effect.Effect<A, MailerError, R>) =>
-  Effect.retry(send, {
-    schedule: honouringRetryAfter(policy.inRequest),
-    while: (error) => error._tag === "Transient" && Duration.lessThanOrEqualTo(retryAfterOf(error), policy.maxInRequestWait)
-  })
+  retryFailed(
+    () => honouringRetryAfter(policy.inRequest),
+    (error) => error._tag === "Transient" && Duration.lessThanOrEqualTo(retryAfterOf(error), policy.maxInRequestWait)
+  )(send)
 
 /**
  * Bounds a send (with its retries) by the policy's `sendTimeout`, ending it

@@ -1,11 +1,11 @@
-import { Effect, Metric } from "effect"
+import { Effect, Metric, MetricKey, type MetricKeyType } from "effect"
 
 /** The pipeline's counters; the Node gateway exports them in Prometheus format. */
-const webhooks = Metric.counter("hookgate_webhooks_total", {
+const webhooks = MetricKey.counter("hookgate_webhooks_total", {
   description: "Webhooks answered, by provider and outcome",
   incremental: true
 })
-const sends = Metric.counter("hookgate_sends_total", {
+const sends = MetricKey.counter("hookgate_sends_total", {
   description: "Mailer calls, by outcome (accepted, transient, rejected, unknown)",
   incremental: true
 })
@@ -21,24 +21,24 @@ const leasesLost = Metric.counter("hookgate_leases_lost_total", {
   description: "Senders that finished after their lease had been taken over",
   incremental: true
 })
-const alerts = Metric.counter("hookgate_alerts_total", {
+const alerts = MetricKey.counter("hookgate_alerts_total", {
   description: "Alerts stored, by kind",
   incremental: true
 })
 
-const messages = Metric.counter("hookgate_queue_messages_total", {
+const messages = MetricKey.counter("hookgate_queue_messages_total", {
   description: "Queue message deliveries through Consumer.once, by outcome (ran, duplicate, in_progress, failed, unrecorded)",
   incremental: true
 })
-const deadLetters = Metric.counter("hookgate_dead_letters_total", {
+const deadLetters = MetricKey.counter("hookgate_dead_letters_total", {
   description: "Messages a queue gave up on, stored for the operator, by queue",
   incremental: true
 })
-const campaignBatches = Metric.counter("hookgate_campaign_batches_total", {
+const campaignBatches = MetricKey.counter("hookgate_campaign_batches_total", {
   description: "Campaign batch deliveries, by outcome (sent, done, in_progress, not_running, empty, lease_lost, failed)",
   incremental: true
 })
-const campaignRecipients = Metric.counter("hookgate_campaign_recipients_total", {
+const campaignRecipients = MetricKey.counter("hookgate_campaign_recipients_total", {
   description: "Campaign recipients recorded, by outcome (sent, failed, retry)",
   incremental: true
 })
@@ -46,11 +46,13 @@ const campaignDuplicatesPrevented = Metric.counter("hookgate_campaign_duplicates
   description: "Recipients of redelivered campaign batches answered without sending again",
   incremental: true
 })
-const campaignStatus = Metric.gauge("hookgate_campaign_recipients", {
+const campaignStatus = MetricKey.gauge("hookgate_campaign_recipients", {
   description: "A campaign's ledger when its status was last read, by campaign and counter"
 })
 
-// Tagged counters are built once per tag set: building a metric key hashes its tags.
+// Tagged metrics are built once per tag set, with the tags in their key: an update then
+// finds its hook at once, where a metric tagged with `Metric.tagged` rebuilds and hashes
+// its key on every update.
 const memo = <A>(make: (key: string) => A) => {
   const cache = new Map<string, A>()
   return (key: string) => {
@@ -59,19 +61,25 @@ const memo = <A>(make: (key: string) => A) => {
     return value
   }
 }
+const withTags = <T extends MetricKeyType.MetricKeyType<any, any>>(
+  key: MetricKey.MetricKey<T>,
+  ...tags: ReadonlyArray<readonly [string, string]>
+): MetricKey.MetricKey<T> => tags.reduce((tagged, [name, value]) => MetricKey.tagged(tagged, name, value), key)
 const webhookCounter = memo((key) => {
   const [provider, outcome] = key.split("\u0000") as [string, string]
-  return Metric.increment(Metric.tagged(Metric.tagged(webhooks, "provider", provider), "outcome", outcome))
+  return Metric.increment(Metric.fromMetricKey(withTags(webhooks, ["provider", provider], ["outcome", outcome])))
 })
-const sendCounter = memo((outcome) => Metric.increment(Metric.tagged(sends, "outcome", outcome)))
-const alertCounter = memo((kind) => Metric.increment(Metric.tagged(alerts, "kind", kind)))
-const messageCounter = memo((outcome) => Metric.increment(Metric.tagged(messages, "outcome", outcome)))
-const deadLetterCounter = memo((queue) => Metric.increment(Metric.tagged(deadLetters, "queue", queue)))
-const batchCounter = memo((outcome) => Metric.increment(Metric.tagged(campaignBatches, "outcome", outcome)))
-const recipientCounter = memo((outcome) => Metric.tagged(campaignRecipients, "outcome", outcome))
+const counterBy = (key: MetricKey.MetricKey.Counter<number>, tag: string) =>
+  memo((value) => Metric.fromMetricKey(withTags(key, [tag, value])))
+const sendCounter = memo((outcome) => Metric.increment(counterBy(sends, "outcome")(outcome)))
+const alertCounter = memo((kind) => Metric.increment(counterBy(alerts, "kind")(kind)))
+const messageCounter = memo((outcome) => Metric.increment(counterBy(messages, "outcome")(outcome)))
+const deadLetterCounter = memo((queue) => Metric.increment(counterBy(deadLetters, "queue")(queue)))
+const batchCounter = memo((outcome) => Metric.increment(counterBy(campaignBatches, "outcome")(outcome)))
+const recipientCounter = counterBy(campaignRecipients, "outcome")
 const campaignGauge = memo((key) => {
   const [campaign, counter] = key.split("\u0000") as [string, string]
-  return Metric.tagged(Metric.tagged(campaignStatus, "campaign", campaign), "counter", counter)
+  return Metric.fromMetricKey(withTags(campaignStatus, ["campaign", campaign], ["counter", counter]))
 })
 
 export const Metrics = {

@@ -6,7 +6,7 @@ import { OrderConflict } from "./errors.js"
 import { type MalformedPayload, Unfulfillable } from "../providers/errors.js"
 import { makeAlert, raiseAlert } from "../alerts/raise.js"
 import { Metrics } from "../observability/metrics.js"
-import { step } from "../internal/spans.js"
+import { annotateStep, step, stepEvent } from "../internal/spans.js"
 import { Lease } from "./lease.js"
 import { OrderStore } from "./order-store.js"
 import { Providers } from "../providers/providers.js"
@@ -118,10 +118,10 @@ const receiveAgain = (event: VerifiedEvent, order: Order, now: number) =>
 export const receive = (providerName: string, request: WebhookRequest) =>
   Effect.gen(function*() {
     const provider = yield* Effect.flatMap(Providers, (providers) => providers.get(providerName))
-    const event = yield* provider.verify(request).pipe(step("verify"))
+    const event = yield* provider.verify(request).pipe(stepEvent("verify"))
     const fulfilment = yield* provider.fulfilment(event).pipe(
       Effect.catchTag("MalformedPayload", keepUnfulfillable(event)),
-      step("decode")
+      stepEvent("decode")
     )
     const now = yield* Clock.currentTimeMillis
     if (Option.isNone(fulfilment)) {
@@ -139,7 +139,7 @@ export const receive = (providerName: string, request: WebhookRequest) =>
       payloadHash: yield* fulfilmentHash(fulfilment.value)
     }, true) // built from a decoded fulfilment and a verified event
     const put = yield* store.put(order, { now, until: now + Duration.toMillis(policy.leaseFor) }).pipe(
-      step("store")
+      stepEvent("store")
     )
     switch (put._tag) {
       case "Stored":
@@ -157,8 +157,8 @@ export const receive = (providerName: string, request: WebhookRequest) =>
     }
   }).pipe(
     Effect.tapBoth({
-      onSuccess: (outcome) => Metrics.webhook(providerName, outcome._tag),
-      onFailure: (error) => Metrics.webhook(providerName, error._tag)
+      onSuccess: (outcome) => Effect.zipRight(annotateStep({ outcome: outcome._tag }), Metrics.webhook(providerName, outcome._tag)),
+      onFailure: (error) => Effect.zipRight(annotateStep({ outcome: error._tag }), Metrics.webhook(providerName, error._tag))
     }),
     step("receive", { provider: providerName })
   )

@@ -4,7 +4,7 @@ import { type MailerError, type Misconfigured, Rejected, retryAfterOf, Unknown }
 import { MailerCircuit } from "../mail/circuit.js"
 import { boundSend, retryTransient } from "../mail/send-policy.js"
 import { Metrics } from "../observability/metrics.js"
-import { step } from "../internal/spans.js"
+import { step, stepEvent } from "../internal/spans.js"
 import { Lease, type Leased } from "./lease.js"
 import { Mailer } from "../mail/mailer.js"
 import { OrderStore } from "./order-store.js"
@@ -135,7 +135,7 @@ const recordHeld = (leased: Leased, error: Misconfigured, nextAttemptAt: number)
       return widen(Outcome.InProgress({ orderKey: key }))
     }
     return widen(Outcome.Held({ orderKey: key, error: error.message, nextAttemptAt }))
-  }).pipe(step("record_held"))
+  }).pipe(stepEvent("record_held"))
 
 const noteLeaseLost = (key: string) =>
   Effect.gen(function*() {
@@ -170,7 +170,7 @@ const recordSent = (leased: Leased, receipt: SendReceipt, mailerHonoursKeys: boo
       }, now))
     }
     return widen(Outcome.Sent({ orderKey: key, messageId: receipt.messageId }))
-  }).pipe(step("record_sent"))
+  }).pipe(stepEvent("record_sent"))
 
 const recordFailure = (leased: Leased, error: MailerError, mailer: { readonly honoursIdempotencyKeys: boolean }) =>
   error._tag === "Misconfigured"
@@ -245,4 +245,4 @@ const recordCountedFailure = (leased: Leased, error: Exclude<MailerError, Miscon
       case "failed":
         return widen(Outcome.Failed({ orderKey: key, error: error.message }))
     }
-  }).pipe(step("record_failure", { error: error._tag }))
+  }).pipe(stepEvent("record_failure", { error: error._tag }))
