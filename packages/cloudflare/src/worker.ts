@@ -1,4 +1,5 @@
-import { HttpApp, type HttpRouter } from "@effect/platform"
+import * as HttpApp from "@effect/platform/HttpApp"
+import type * as HttpRouter from "@effect/platform/HttpRouter"
 import {
   type Lease,
   type OrderStore,
@@ -11,7 +12,11 @@ import { Alerter, AlertStore } from "@hookgate/core/alerts"
 import { webhookRoutes, type WebhookRoutesOptions } from "@hookgate/core/http"
 import { type Mailer, MailerCircuit } from "@hookgate/core/mail"
 import { type Providers } from "@hookgate/core/providers"
-import { Context, Effect, Layer, Logger, Runtime } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as Runtime from "effect/Runtime"
 import { Background, makeBackground } from "./background.js"
 import { deferredAlerter } from "./deferred-alerter.js"
 import { layerEnv, type WorkerEnv } from "./env.js"

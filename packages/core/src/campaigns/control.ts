@@ -1,4 +1,6 @@
-import { Clock, Effect, Option } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { campaignBatchMessage, type CampaignState } from "./campaign.js"
 import { step } from "../internal/spans.js"
 import { CampaignQueue } from "./campaign-queue.js"

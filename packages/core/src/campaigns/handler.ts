@@ -1,4 +1,7 @@
-import { Clock, Effect, Either, Schema } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import { CampaignBatchMessage } from "./campaign.js"
 import type { StoreUnavailable } from "../orders/errors.js"
 import { keepDeadLetter } from "../queue/dead-letter.js"

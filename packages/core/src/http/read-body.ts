@@ -1,5 +1,6 @@
-import type { HttpServerRequest } from "@effect/platform"
-import { Effect, Stream } from "effect"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import { BodyTooLarge } from "./errors.js"
 
 /**

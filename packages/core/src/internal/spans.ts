@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 
 /**
  * A span on a pipeline step. No stack trace capture: it costs an `Error` per

@@ -1,4 +1,5 @@
-import { Effect, Metric } from "effect"
+import * as Effect from "effect/Effect"
+import * as Metric from "effect/Metric"
 
 /** The pipeline's counters; the Node gateway exports them in Prometheus format. */
 const webhooks = Metric.counter("hookgate_webhooks_total", {

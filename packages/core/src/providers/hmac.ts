@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 
 /**
  * HMAC-SHA256 on Web Crypto, so one code path runs in Workers and Node.

@@ -1,4 +1,6 @@
-import { Effect, ParseResult, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import { MalformedPayload } from "./errors.js"
 
 // Fatal: a body that is not valid UTF-8 is malformed, not silently repaired.
