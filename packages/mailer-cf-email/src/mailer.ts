@@ -124,7 +124,7 @@ export const make = (options: CloudflareEmailOptions): Effect.Effect<MailerShape
         Effect.flatMap((messageId) =>
           Effect.map(Clock.currentTimeMillis, (acceptedAt) => new SendReceipt({ mailer: name, messageId, acceptedAt }))
         ),
-        Effect.withSpan("hookgate.cloudflare_email.send", { attributes: { form: options.form } })
+        Effect.withSpan("hookgate.cloudflare_email.send", { captureStackTrace: false, attributes: { form: options.form } })
       )
 
     // Each call is bounded by `timeout`, so the pipeline needs no timer of its own.
