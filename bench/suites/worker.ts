@@ -11,7 +11,7 @@ import { promisify } from "node:util"
 import { gzipSync } from "node:zlib"
 import { unstable_getMiniflareWorkerOptions } from "wrangler"
 import { type BenchSuite, figure } from "../lib.js"
-import { bundleExampleWorker, wranglerConfig } from "./worker/bundle.js"
+import { bundleExampleWorker, bundleMinimalEffectWorker, wranglerConfig } from "./worker/bundle.js"
 import { childPids, processCpuMs, processCpuMsPrecise } from "./worker/process-cpu.js"
 
 /**
@@ -35,11 +35,15 @@ import { childPids, processCpuMs, processCpuMsPrecise } from "./worker/process-c
  *   compiling and evaluating the Worker's global scope.
  * - Module evaluation: `import()` of the bundle in a fresh Node process, median of
  *   `EVAL_SAMPLES` (Node's V8, not workerd's: the global scope alone, precisely).
+ *
+ * A third Worker, the same work written with Effect and nothing else
+ * (bench/suites/worker/minimal-effect.ts), runs beside them, measured alike: the
+ * floor Effect itself sets for start-up and per webhook.
  */
 
 const PER_ROUND = 250
 const ROUNDS = 8
-const WARMUP = 100
+const WARMUP = 50
 const FIRST_SAMPLES = 5
 const EVAL_SAMPLES = 7
 
@@ -69,10 +73,14 @@ const signedWebhook = (sessionId: string) => {
   return { body, headers: { "content-type": "application/json", "stripe-signature": `t=${t},v1=${v1}` } }
 }
 
-type Kind = "example" | "handwritten"
+type Kind = "example" | "handwritten" | "minimal"
+const KINDS: ReadonlyArray<Kind> = ["example", "handwritten", "minimal"]
+const perKind = <A>(make: () => A): Record<Kind, A> => ({ example: make(), handwritten: make(), minimal: make() })
+/** The Workers in the order of `round`: rotated, so none always runs first. */
+const rotated = (round: number) => KINDS.map((_, i) => KINDS[(i + round) % KINDS.length]!)
 
-/** The Miniflare options of both Workers: each its own D1 database and the `send_email` binding EMAIL. */
-const workerOptions = (bundle: string): Record<Kind, WorkerOptions> => {
+/** The Miniflare options of the Workers: each its own D1 database and the `send_email` binding EMAIL. */
+const workerOptions = (bundle: string, minimal: string): Record<Kind, WorkerOptions> => {
   const { workerOptions: example } = unstable_getMiniflareWorkerOptions(wranglerConfig)
   return {
     example: {
@@ -89,6 +97,14 @@ const workerOptions = (bundle: string): Record<Kind, WorkerOptions> => {
       modules: [{ type: "ESModule", path: "handwritten.js", contents: readFileSync(handwrittenPath, "utf8") }],
       bindings: { STRIPE_WEBHOOK_SECRET: STRIPE_SECRET },
       d1Databases: { DB: "bench-handwritten" },
+      email: { send_email: [{ name: "EMAIL" }] }
+    },
+    minimal: {
+      name: "minimal",
+      compatibilityDate: example.compatibilityDate!,
+      modules: [{ type: "ESModule", path: "minimal.js", contents: minimal }],
+      bindings: { STRIPE_WEBHOOK_SECRET: STRIPE_SECRET },
+      d1Databases: { DB: "bench-minimal" },
       email: { send_email: [{ name: "EMAIL" }] }
     }
   }
@@ -124,22 +140,22 @@ const startWorkerd = async (options: Record<Kind, WorkerOptions>, kinds: Readonl
 let sessions = 0
 const nextSession = (kind: Kind) => `cs_bench_${kind}_${process.pid}_${++sessions}`
 
-/** Warm CPU per webhook of each Worker: rounds alternating in one workerd, medians. */
+/** Warm CPU per webhook of each Worker: rounds rotating in one workerd, medians. */
 const warm = async (options: Record<Kind, WorkerOptions>, persist: string) => {
-  const workerd = await startWorkerd(options, ["example", "handwritten"], persist)
+  const workerd = await startWorkerd(options, KINDS, persist)
   try {
     await (await workerd.db("handwritten")).exec(HANDWRITTEN_SCHEMA)
-    const kinds: ReadonlyArray<Kind> = ["example", "handwritten"]
-    for (const kind of kinds) for (let i = 0; i < WARMUP; i++) await workerd.post(kind, nextSession(kind))
-    const perWebhook: Record<Kind, Array<number>> = { example: [], handwritten: [] }
+    await (await workerd.db("minimal")).exec(HANDWRITTEN_SCHEMA)
+    for (const kind of KINDS) for (let i = 0; i < WARMUP; i++) await workerd.post(kind, nextSession(kind))
+    const perWebhook = perKind((): Array<number> => [])
     for (let round = 0; round < ROUNDS; round++) {
-      for (const kind of round % 2 === 0 ? kinds : [...kinds].reverse()) {
+      for (const kind of rotated(round)) {
         const before = processCpuMs(workerd.pid)
         for (let i = 0; i < PER_ROUND; i++) await workerd.post(kind, nextSession(kind))
         perWebhook[kind].push((processCpuMs(workerd.pid) - before) / PER_ROUND)
       }
     }
-    return { example: median(perWebhook.example), handwritten: median(perWebhook.handwritten) }
+    return medians(perWebhook)
   } finally {
     await workerd.mf.dispose()
   }
@@ -147,10 +163,10 @@ const warm = async (options: Record<Kind, WorkerOptions>, persist: string) => {
 
 /** The first webhook of a fresh isolate, and the workerd's start-up, each Worker in a workerd of its own. */
 const firstRequests = async (options: Record<Kind, WorkerOptions>, persist: string) => {
-  const first: Record<Kind, Array<number>> = { example: [], handwritten: [] }
-  const startup: Record<Kind, Array<number>> = { example: [], handwritten: [] }
+  const first = perKind((): Array<number> => [])
+  const startup = perKind((): Array<number> => [])
   for (let sample = 0; sample < FIRST_SAMPLES; sample++) {
-    for (const kind of sample % 2 === 0 ? (["example", "handwritten"] as const) : (["handwritten", "example"] as const)) {
+    for (const kind of rotated(sample)) {
       const workerd = await startWorkerd(options, [kind], persist)
       try {
         startup[kind].push(processCpuMsPrecise(workerd.pid))
@@ -165,62 +181,77 @@ const firstRequests = async (options: Record<Kind, WorkerOptions>, persist: stri
       }
     }
   }
-  return {
-    example: median(first.example),
-    handwritten: median(first.handwritten),
-    exampleStartup: median(startup.example),
-    handwrittenStartup: median(startup.handwritten)
-  }
+  return { first: medians(first), startup: medians(startup) }
 }
+
+const medians = (samples: Record<Kind, ReadonlyArray<number>>): Record<Kind, number> => ({
+  example: median(samples.example),
+  handwritten: median(samples.handwritten),
+  minimal: median(samples.minimal)
+})
 
 /** `import()` of each bundle in a fresh Node process, alternating, medians. */
 const moduleEval = async (paths: Record<Kind, string>) => {
-  const ms: Record<Kind, Array<number>> = { example: [], handwritten: [] }
+  const ms = perKind((): Array<number> => [])
   for (let sample = 0; sample < EVAL_SAMPLES; sample++) {
-    for (const kind of ["example", "handwritten"] as const) {
+    for (const kind of rotated(sample)) {
       const { stdout } = await promisify(execFile)(process.execPath, [evalChild, paths[kind]])
       ms[kind].push((JSON.parse(stdout.trim().split("\n").at(-1)!) as { ms: number }).ms)
     }
   }
-  return { example: median(ms.example), handwritten: median(ms.handwritten) }
+  return medians(ms)
 }
 
 const run = async () => {
   const tBundle = performance.now()
   const bundle = await bundleExampleWorker()
+  const minimal = await bundleMinimalEffectWorker(bundle.outdir)
   const persist = mkdtempSync(join(tmpdir(), "hookgate-bench-worker-"))
   try {
-    const options = workerOptions(bundle.contents)
-    // The warm run also migrates the example's D1 (`migrate: true`), as `wrangler d1 migrations apply` would.
+    const options = workerOptions(bundle.contents, minimal.contents)
     const t0 = performance.now()
+    // The warm run also migrates the example's D1 (`migrate: true`), as `wrangler d1 migrations apply` would.
     const cpu = await warm(options, persist)
     const t1 = performance.now()
     const firsts = await firstRequests(options, persist)
     const t2 = performance.now()
-    console.log(`  (phases: bundle ${((t0 - tBundle) / 1000).toFixed(0)} s, warm ${((t1 - t0) / 1000).toFixed(0)} s, first requests ${((t2 - t1) / 1000).toFixed(0)} s)`)
-    // As .mjs: Node would otherwise first try the bundle as CommonJS (no package.json says "module").
-    const mjs = join(bundle.outdir, "index.mjs")
-    copyFileSync(bundle.path, mjs)
-    const evals = await moduleEval({ example: mjs, handwritten: handwrittenPath })
+    // As .mjs: Node would otherwise first try a bundle as CommonJS (no package.json says "module").
+    const mjs = (path: string, name: string) => {
+      const copy = join(bundle.outdir, name)
+      copyFileSync(path, copy)
+      return copy
+    }
+    const evals = await moduleEval({
+      example: mjs(bundle.path, "index.mjs"),
+      handwritten: handwrittenPath,
+      minimal: mjs(minimal.path, "minimal.mjs")
+    })
+    const seconds = (from: number, to: number) => ((to - from) / 1000).toFixed(0)
+    console.log(`  (bundle ${seconds(tBundle, t0)} s, warm ${seconds(t0, t1)} s, first requests ${seconds(t1, t2)} s, evaluation ${seconds(t2, performance.now())} s)`)
     const n = `${ROUNDS} x ${PER_ROUND} webhooks each, median round`
     return [
       figure("workerWebhookCpuMs", `example Worker, workerd CPU per webhook, warm (${n})`, cpu.example, "ms"),
       figure("handwrittenWorkerWebhookCpuMs", "hand-written Worker, the same", cpu.handwritten, "ms"),
+      figure("minimalEffectWorkerWebhookCpuMs", "minimal Effect Worker, the same", cpu.minimal, "ms"),
       figure(
         "workerFirstRequestCpuMs",
         `example Worker, CPU of a fresh isolate's first webhook (median of ${FIRST_SAMPLES}; ${
-          (firsts.example - firsts.handwritten).toFixed(1)
+          (firsts.first.example - firsts.first.handwritten).toFixed(1)
         } ms over the hand-written, target <= 20)`,
-        firsts.example,
+        firsts.first.example,
         "ms"
       ),
-      figure("handwrittenWorkerFirstRequestCpuMs", "hand-written Worker, the same", firsts.handwritten, "ms"),
-      figure("workerStartupCpuMs", "workerd start-up CPU with the example Worker (spawn to ready)", firsts.exampleStartup, "ms"),
-      figure("handwrittenWorkerStartupCpuMs", "workerd start-up CPU with the hand-written Worker", firsts.handwrittenStartup, "ms"),
-      figure("workerModuleEvalMs", `example bundle's import() in Node (median of ${EVAL_SAMPLES}; target < 50)`, evals.example, "ms"),
-      figure("handwrittenWorkerModuleEvalMs", "hand-written Worker's import() in Node", evals.handwritten, "ms"),
+      figure("handwrittenWorkerFirstRequestCpuMs", "hand-written Worker, the same", firsts.first.handwritten, "ms"),
+      figure("minimalEffectWorkerFirstRequestCpuMs", "minimal Effect Worker, the same", firsts.first.minimal, "ms"),
+      figure("workerStartupCpuMs", "workerd start-up CPU with the example Worker (spawn to ready)", firsts.startup.example, "ms"),
+      figure("handwrittenWorkerStartupCpuMs", "workerd start-up CPU with the hand-written Worker", firsts.startup.handwritten, "ms"),
+      figure("minimalEffectWorkerStartupCpuMs", "workerd start-up CPU with the minimal Effect Worker", firsts.startup.minimal, "ms"),
+      figure("workerModuleEvalMs", `example bundle's import() in Node, CPU (median of ${EVAL_SAMPLES}; target < 50)`, evals.example, "ms"),
+      figure("handwrittenWorkerModuleEvalMs", "hand-written Worker's import() in Node, CPU", evals.handwritten, "ms"),
+      figure("minimalEffectWorkerModuleEvalMs", "minimal Effect Worker's import() in Node, CPU", evals.minimal, "ms"),
       figure("workerBundleBytes", "example bundle, as wrangler deploy writes it", Buffer.byteLength(bundle.contents), "bytes"),
-      figure("workerBundleGzipBytes", "example bundle, gzipped", gzipSync(bundle.contents).length, "bytes")
+      figure("workerBundleGzipBytes", "example bundle, gzipped", gzipSync(bundle.contents).length, "bytes"),
+      figure("minimalEffectWorkerBundleBytes", "minimal Effect Worker bundle", Buffer.byteLength(minimal.contents), "bytes")
     ]
   } finally {
     rmSync(persist, { recursive: true, force: true })
@@ -232,6 +263,7 @@ export const workerSuite: BenchSuite = {
   name: "worker",
   run,
   ratios: [
-    ["example / hand-written Worker, warm CPU per webhook (target <= 1.5)", "workerWebhookCpuMs", "handwrittenWorkerWebhookCpuMs"]
+    ["example / hand-written Worker, warm CPU per webhook (target <= 1.5)", "workerWebhookCpuMs", "handwrittenWorkerWebhookCpuMs"],
+    ["minimal Effect / hand-written Worker, warm CPU per webhook", "minimalEffectWorkerWebhookCpuMs", "handwrittenWorkerWebhookCpuMs"]
   ]
 }

@@ -1,3 +1,4 @@
+import { build } from "esbuild"
 import { execFile } from "node:child_process"
 import { mkdtempSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -29,4 +30,27 @@ export const bundleExampleWorker = async () => {
     contents: readFileSync(path, "utf8"),
     metafile: JSON.parse(readFileSync(join(outdir, "meta.json"), "utf8")) as { inputs: Record<string, unknown> }
   }
+}
+
+/**
+ * The minimal Effect Worker (minimal-effect.ts, compiled by tsc) bundled by esbuild
+ * with the options wrangler uses for the example: ESM, the workerd conditions,
+ * minified, no keep_names.
+ */
+export const bundleMinimalEffectWorker = async (outdir: string) => {
+  const path = join(outdir, "minimal-effect.js")
+  await build({
+    entryPoints: [fileURLToPath(new URL("./minimal-effect.js", import.meta.url))],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2024",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["module", "main"],
+    minify: true,
+    keepNames: false,
+    outfile: path,
+    logLevel: "silent"
+  })
+  return { path, contents: readFileSync(path, "utf8") }
 }

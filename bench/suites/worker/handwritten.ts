@@ -5,17 +5,17 @@
 // Compiled by tsc to one ES module with no imports, which Miniflare loads as is. Its
 // table (`handwritten_orders`) is created by the suite before the first request.
 
-interface D1Result {
+export interface D1Result {
   readonly meta: { readonly changes: number }
 }
-interface D1PreparedStatement {
+export interface D1PreparedStatement {
   bind(...values: ReadonlyArray<unknown>): D1PreparedStatement
   run(): Promise<D1Result>
 }
-interface D1Database {
+export interface D1Database {
   prepare(query: string): D1PreparedStatement
 }
-interface SendEmail {
+export interface SendEmail {
   send(message: {
     readonly from: { readonly email: string; readonly name: string }
     readonly to: string
@@ -24,7 +24,7 @@ interface SendEmail {
     readonly headers: Readonly<Record<string, string>>
   }): Promise<{ readonly messageId: string }>
 }
-interface Env {
+export interface Env {
   readonly DB: D1Database
   readonly EMAIL: SendEmail
   readonly STRIPE_WEBHOOK_SECRET: string
