@@ -5,6 +5,7 @@ import { pipelineSuite } from "./pipeline.js"
 import { postgresSuite } from "./postgres.js"
 import { sweepSuite } from "./sweep.js"
 import { verifySuite } from "./verify.js"
+import { workerSuite } from "./worker.js"
 
 /** Every benchmark suite, in the order the table prints them. */
-export const suites: ReadonlyArray<BenchSuite> = [pipelineSuite, sweepSuite, verifySuite, campaignsSuite, postgresSuite, httpSuite]
+export const suites: ReadonlyArray<BenchSuite> = [pipelineSuite, sweepSuite, verifySuite, campaignsSuite, postgresSuite, httpSuite, workerSuite]

@@ -1,4 +1,5 @@
-import { FetchHttpClient, HttpRouter } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpRouter from "@effect/platform/HttpRouter"
 import { EmailAlerter } from "@hookgate/alerters"
 import { Cloudflare } from "@hookgate/cloudflare"
 import { Renderer, RetryPolicy } from "@hookgate/core"
@@ -11,7 +12,9 @@ import { CloudflareEmail } from "@hookgate/mailer-cf-email"
 import { Resend } from "@hookgate/mailer-resend"
 import { Creem } from "@hookgate/provider-creem"
 import { Stripe } from "@hookgate/provider-stripe"
-import { Config, Effect, Layer } from "effect"
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 
 // The buyer's email. Keep it deterministic: a retry sends the same body under the same key.
 const Template = Layer.unwrapEffect(Effect.map(Config.string("EMAIL_FROM"), (from) =>

@@ -24,6 +24,24 @@ describe("the example Worker, bundled by wrangler, in Miniflare", () => {
     expect(example.cron).toBe("*/10 * * * *")
   })
 
+  it("the bundle is minified and holds no test or polyfill code: no fast-check, pure-rand, core-js-pure, no Effect barrel", () => {
+    // fast-check and pure-rand once reached the bundle through a namespace imported from the "effect"
+    // barrel (esbuild keeps the whole of such a module: Schema's, with its Arbitrary), core-js-pure
+    // through mimetext's build. Imports from the barrels are the regression to catch, in hookgate's
+    // packages and in the example alike.
+    expect(example.bundle.inputs.length).toBeGreaterThan(100)
+    expect(example.bundle.inputs.filter((file) => /node_modules\/(fast-check|pure-rand|core-js-pure|mimetext)\//.test(file)))
+      .toEqual([])
+    const barrel = /node_modules\/(effect|@effect\/platform|@effect\/sql)\/dist\/esm\/index\.js$/
+    const importsBarrel = example.bundle.imports.filter(({ file, imports }) =>
+      !file.includes("node_modules/") && imports.some((path) => barrel.test(path)))
+    expect(importsBarrel.map(({ file }) => file)).toEqual([])
+    // wrangler.jsonc's minify and keep_names: false (keep_names wraps every closure in __name).
+    expect(example.bundle.contents).not.toContain("__name")
+    // Unminified, esbuild heads each module with a "// path" comment.
+    expect(example.bundle.contents).not.toMatch(/^\/\/ .*node_modules\//m)
+  })
+
   it("50 concurrent identical signed webhooks send one email through the send_email binding; the order is sent in D1", async () => {
     const webhook = await stripeCheckout("cs_test_fifty")
     const answers = await Promise.all(Array.from({ length: 50 }, () => example.post("cloudflare", webhook)))

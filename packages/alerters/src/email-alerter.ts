@@ -1,6 +1,10 @@
 import { type Alert, AlertFailed, Alerter, type AlerterShape } from "@hookgate/core/alerts"
 import { alertIdempotencyKey, Mailer, type MailerError, OutgoingEmail } from "@hookgate/core/mail"
-import { Config, type ConfigError, Duration, Effect, Layer } from "effect"
+import * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { headline, plainText } from "./internal/format.js"
 import { retrying, type RetryOptions } from "./internal/retry.js"
 

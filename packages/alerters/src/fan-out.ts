@@ -1,5 +1,5 @@
 import { type Alert, AlertFailed, type AlerterShape } from "@hookgate/core/alerts"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 
 /**
  * Several alerters as one: every channel is attempted, at once. It fails when

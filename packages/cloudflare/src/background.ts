@@ -1,4 +1,6 @@
-import { Context, Effect, Runtime } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Runtime from "effect/Runtime"
 
 /** Work deferred past the answer. */
 export interface BackgroundShape {

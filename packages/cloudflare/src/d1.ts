@@ -1,7 +1,8 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { D1Client } from "@effect/sql-d1"
 import { D1Store } from "@hookgate/store-d1"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { binding, type WorkerEnv } from "./env.js"
 import type { MissingBinding } from "./errors.js"
 

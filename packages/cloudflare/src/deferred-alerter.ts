@@ -1,5 +1,7 @@
 import { AlertFailed, alertAttemptRecord, type AlerterShape, alertRetryPolicy, type AlertStoreShape } from "@hookgate/core/alerts"
-import { Clock, Effect, Option } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { Background } from "./background.js"
 
 /** What the stored alert says until the deferred attempt records its outcome. */

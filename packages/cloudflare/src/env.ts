@@ -1,4 +1,7 @@
-import { ConfigProvider, Context, Effect, Layer } from "effect"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { MissingBinding } from "./errors.js"
 
 /** The Worker's `env`: bindings (D1, send_email, …), vars and secrets. */

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** A binding the Worker needs is missing from `env`, or is not what it should be. */
 export class MissingBinding extends Schema.TaggedError<MissingBinding>()("MissingBinding", {

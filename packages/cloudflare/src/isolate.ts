@@ -1,6 +1,9 @@
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
-import { Effect, Layer, ManagedRuntime, type Runtime } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as ManagedRuntime from "effect/ManagedRuntime"
+import type * as Runtime from "effect/Runtime"
 
 type Env = Readonly<Record<string, unknown>>
 

@@ -1,4 +1,6 @@
-import { HttpApp, type HttpRouter } from "@effect/platform"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import type * as HttpRouter from "@effect/platform/HttpRouter"
 import {
   type Lease,
   type OrderStore,
@@ -11,7 +13,12 @@ import { Alerter, AlertStore } from "@hookgate/core/alerts"
 import { webhookRoutes, type WebhookRoutesOptions } from "@hookgate/core/http"
 import { type Mailer, MailerCircuit } from "@hookgate/core/mail"
 import { type Providers } from "@hookgate/core/providers"
-import { Context, Effect, Layer, Logger, Runtime } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import { constTrue } from "effect/Function"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as Runtime from "effect/Runtime"
 import { Background, makeBackground } from "./background.js"
 import { deferredAlerter } from "./deferred-alerter.js"
 import { layerEnv, type WorkerEnv } from "./env.js"
@@ -64,6 +71,18 @@ export interface HookgateWorker {
   readonly queue: (batch: WorkerMessageBatch, env: WorkerEnvInput, ctx: WorkerExecutionContext) => Promise<void>
 }
 
+/**
+ * The runtime the HTTP handler runs on. Without a tracer of the layer's own, the
+ * `http.server` span of @effect/platform would go nowhere, yet it parses the URL
+ * and copies every header into attributes on each request: it is turned off. A
+ * layer that sets a tracer (`Layer.setTracer`, OpenTelemetry) keeps it.
+ */
+const httpRuntime = <R>(runtime: Runtime.Runtime<R>): Runtime.Runtime<R> =>
+  // Effect's default tracer records nothing.
+  Runtime.runSync(runtime)(Effect.tracer) === Runtime.runSync(Runtime.defaultRuntime)(Effect.tracer)
+    ? Runtime.setFiberRef(runtime, HttpMiddleware.currentTracerDisabledWhen, constTrue)
+    : runtime
+
 const unavailable = () =>
   new Response(JSON.stringify({ status: "unavailable" }), {
     status: 503,
@@ -96,7 +115,7 @@ export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): Hook
   const handlerFor = (runtime: Runtime.Runtime<WorkerServices | R>) => {
     let handler = handlers.get(runtime)
     if (handler === undefined) {
-      handler = HttpApp.toWebHandlerRuntime(runtime)(app)
+      handler = HttpApp.toWebHandlerRuntime(httpRuntime(runtime))(app)
       handlers.set(runtime, handler)
     }
     return handler

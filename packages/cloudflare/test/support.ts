@@ -13,7 +13,7 @@ import {
   TEST_SECRET
 } from "@hookgate/core/testing"
 import { Cloudflare } from "@hookgate/cloudflare"
-import { Config, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
+import { Config, Effect, Layer, Logger, LogLevel, Redacted, type Tracer } from "effect"
 
 export const SECRET_NAME = "TEST_WEBHOOK_SECRET"
 export const env = { [SECRET_NAME]: Redacted.value(TEST_SECRET) }
@@ -35,6 +35,8 @@ export interface HarnessOptions {
   readonly logs?: boolean
   /** Routes instead of the default webhook routes. */
   readonly router?: Cloudflare.MakeWorkerOptions<unknown>["router"]
+  /** A tracer the layer sets (`Layer.setTracer`). */
+  readonly tracer?: Tracer.Tracer
 }
 
 /**
@@ -66,7 +68,8 @@ export const harness = (options: HarnessOptions = {}) => {
     layerTestRenderer,
     RetryPolicy.layer({ inRequestBase: 0, ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}) }),
     Layer.effectDiscard(Effect.sync(() => void builds++)),
-    Logger.minimumLogLevel(options.logs ? LogLevel.Info : LogLevel.None)
+    Logger.minimumLogLevel(options.logs ? LogLevel.Info : LogLevel.None),
+    options.tracer ? Layer.setTracer(options.tracer) : Layer.empty
   )
   const worker = Cloudflare.makeWorker({
     layer,

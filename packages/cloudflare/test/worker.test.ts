@@ -2,7 +2,8 @@ import { describe, expect, it, vi } from "@effect/vitest"
 import { Cloudflare } from "@hookgate/cloudflare"
 import { Alert } from "@hookgate/core/alerts"
 import { MailerSteps, newOrder } from "@hookgate/core/testing"
-import { Effect } from "effect"
+import { HttpRouter, HttpServerResponse } from "@effect/platform"
+import { Effect, Option, Tracer } from "effect"
 import { env, executionContext, harness, json, webhook } from "./support.js"
 
 describe("makeWorker: fetch", () => {
@@ -81,6 +82,34 @@ describe("makeWorker: fetch", () => {
     const { ctx, waiting } = executionContext()
     await worker.fetch(await webhook("o1"), env, ctx)
     expect(waiting).toHaveLength(0)
+  })
+})
+
+describe("makeWorker: the HTTP server span", () => {
+  // A route that answers the name of the span it runs in, if any.
+  const router = HttpRouter.empty.pipe(HttpRouter.get(
+    "/span",
+    Effect.map(Effect.option(Effect.currentSpan), (span) =>
+      HttpServerResponse.unsafeJson({ span: Option.getOrNull(Option.map(span, (s) => s.name)) }))
+  ))
+  const spanOf = async (worker: Cloudflare.HookgateWorker) =>
+    json(await worker.fetch(new Request("https://worker.example/span"), env, executionContext().ctx))
+
+  it("is not opened when the layer sets no tracer (Effect's default records nothing)", async () => {
+    expect(await spanOf(harness({ router }).worker)).toEqual({ status: 200, body: { span: null } })
+  })
+
+  it("is kept when the layer sets a tracer", async () => {
+    const names: Array<string> = []
+    const tracer = Tracer.make({
+      span: (name, parent, context, links, startTime, kind, options) => {
+        names.push(name)
+        return Effect.runSync(Effect.map(Effect.tracer, (native) => native.span(name, parent, context, links, startTime, kind, options)))
+      },
+      context: (f) => f()
+    })
+    expect(await spanOf(harness({ router, tracer }).worker)).toEqual({ status: 200, body: { span: "http.server GET" } })
+    expect(names).toContain("http.server GET")
   })
 })
 

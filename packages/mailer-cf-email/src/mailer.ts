@@ -6,7 +6,10 @@ import {
   SendReceipt,
   Unknown
 } from "@hookgate/core/mail"
-import { Clock, Duration, Effect, Layer } from "effect"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { EmailMessageConstructor, EmailSendingMessage } from "./binding.js"
 import { domainOf, type ParsedMailbox, parseMailbox } from "./internal/addresses.js"
 import { classifyThrown, type ClassifyOptions } from "./internal/classify.js"
@@ -101,9 +104,10 @@ export const make = (options: CloudflareEmailOptions): Effect.Effect<MailerShape
         const { from, headers, to } = yield* prepare(email, idempotencyKey, name)
         const messageId = messageIdFor(idempotencyKey, domainOf(from.address))
         const EmailMessage = yield* emailMessage
+        const date = yield* Clock.currentTimeMillis
         // Building the message happens before the call: whatever fails here was never sent.
         const message = yield* Effect.try({
-          try: () => new EmailMessage(from.address, to.address, buildMime(email, { messageId, headers })),
+          try: () => new EmailMessage(from.address, to.address, buildMime(email, { messageId, headers, date })),
           catch: (error) =>
             new Rejected({ mailer: name, detail: `the message could not be built: ${String(error)}`, code: "invalid_email" })
         })
@@ -120,7 +124,7 @@ export const make = (options: CloudflareEmailOptions): Effect.Effect<MailerShape
         Effect.flatMap((messageId) =>
           Effect.map(Clock.currentTimeMillis, (acceptedAt) => new SendReceipt({ mailer: name, messageId, acceptedAt }))
         ),
-        Effect.withSpan("hookgate.cloudflare_email.send", { attributes: { form: options.form } })
+        Effect.withSpan("hookgate.cloudflare_email.send", { captureStackTrace: false, attributes: { form: options.form } })
       )
 
     // Each call is bounded by `timeout`, so the pipeline needs no timer of its own.

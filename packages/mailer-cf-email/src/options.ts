@@ -1,4 +1,4 @@
-import { Duration } from "effect"
+import * as Duration from "effect/Duration"
 import type { EmailMessageConstructor, SendEmailBinding } from "./binding.js"
 
 /** How long one `send` may take. */

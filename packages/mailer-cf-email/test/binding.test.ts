@@ -52,7 +52,7 @@ describe("Cloudflare email mailer in Miniflare", () => {
   })
 
   for (const mode of ["routing", "routing-dynamic"]) {
-    it(`Email Routing form (${mode === "routing" ? "EmailMessage passed in" : "cloudflare:email imported"}): raw MIME by mimetext, as the binding received it`, async () => {
+    it(`Email Routing form (${mode === "routing" ? "EmailMessage passed in" : "cloudflare:email imported"}): raw MIME by buildMime, as the binding received it`, async () => {
       const before = (await worker.received()).length
       const key = `hookgate/order/test:${mode}`
       const answer = await send(mode, email, key)

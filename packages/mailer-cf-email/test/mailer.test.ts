@@ -9,6 +9,7 @@ import {
   make,
   type SendEmailBinding
 } from "../src/cloudflare-email.js"
+import { type ParsedMailbox, parseMailbox } from "../src/internal/addresses.js"
 import { classifyThrown } from "../src/internal/classify.js"
 import { messageIdFor } from "../src/internal/message-id.js"
 
@@ -82,7 +83,7 @@ describe("the mailer with stand-in bindings", () => {
       })
     }))
 
-  it.effect("Email Routing: an EmailMessage with the envelope addresses and mimetext's MIME", () =>
+  it.effect("Email Routing: an EmailMessage with the envelope addresses and buildMime's MIME", () =>
     Effect.gen(function*() {
       const built: Array<{ from: string; to: string; raw: string }> = []
       const EmailMessage: EmailMessageConstructor = class {
@@ -172,7 +173,7 @@ describe("buildMime", () => {
         html: "<p>Grüße</p>",
         replyTo: "help@example.com"
       }),
-      { messageId: "<m1@example.com>", headers: { "X-Hookgate-Idempotency-Key": "k1" } }
+      { messageId: "<m1@example.com>", headers: { "X-Hookgate-Idempotency-Key": "k1" }, date: Date.UTC(2026, 0, 2, 3, 4, 5) }
     )
     expect(raw.split("\r\n").every((line) => line.length <= 998)).toBe(true)
     const parsed = await PostalMime.parse(raw)
@@ -182,7 +183,49 @@ describe("buildMime", () => {
     expect(parsed.html?.trim()).toBe("<p>Grüße</p>")
     expect(parsed.messageId).toBe("<m1@example.com>")
     expect(parsed.headers.find((h) => h.key === "x-hookgate-idempotency-key")?.value).toBe("k1")
+    expect(parsed.replyTo).toEqual([{ address: "help@example.com", name: "" }])
+    expect(parsed.date).toBe("2026-01-02T03:04:05.000Z")
   })
+
+  it("text only is one text/plain part; a long subject is folded into encoded words of at most 75 characters; the same input gives the same bytes", async () => {
+    const subject = "Ihre Bestellung ✓ ".repeat(12).trim()
+    const input = new OutgoingEmail({ from: "shop@example.com", to: "\"Ada B.\" <buyer@example.com>", subject, text: "Danke" })
+    const extra = { messageId: "<m2@example.com>", headers: {}, date: 0 }
+    const raw = buildMime(input, extra)
+    expect(raw).toBe(buildMime(input, extra))
+    expect(raw).not.toContain("multipart")
+    expect(raw.match(/=\?utf-8\?B\?[^?]*\?=/g)?.every((word) => word.length <= 75)).toBe(true)
+    const parsed = await PostalMime.parse(raw)
+    expect(parsed.subject).toBe(subject)
+    expect(parsed.to).toEqual([{ address: "buyer@example.com", name: "Ada B." }])
+    expect(parsed.text?.trim()).toBe("Danke")
+    expect(parsed.html).toBeUndefined()
+  })
+
+  it("refuses an address that is not one", () => {
+    expect(() => buildMime(new OutgoingEmail({ ...email, to: "nobody" }), { messageId: "<m@x>", headers: {} })).toThrow(
+      "to is not an email address: nobody"
+    )
+  })
+})
+
+describe("parseMailbox", () => {
+  const table: ReadonlyArray<[string, ParsedMailbox | undefined]> = [
+    ["a@b.c", { address: "a@b.c", name: "" }],
+    ["  a@b.c ", { address: "a@b.c", name: "" }],
+    ["<a@b.c>", { address: "a@b.c", name: "" }],
+    ["Shop <a@b.c>", { address: "a@b.c", name: "Shop" }],
+    ["\"Shop, Inc.\" <a@b.c>", { address: "a@b.c", name: "Shop, Inc." }],
+    ["'Shop' <a@b.c>", { address: "a@b.c", name: "Shop" }],
+    ["not an address", undefined],
+    ["Shop <not an address>", undefined],
+    ["Shop <a@b.c", undefined],
+    ["a@b.c, d@e.f", undefined],
+    ["", undefined]
+  ]
+  for (const [text, expected] of table) {
+    it(`${JSON.stringify(text)} → ${JSON.stringify(expected)}`, () => expect(parseMailbox(text)).toEqual(expected))
+  }
 })
 
 // Type-level: the workers-types shape of `env.EMAIL` is a SendEmailBinding.

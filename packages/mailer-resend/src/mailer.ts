@@ -1,4 +1,7 @@
-import { HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import {
   Mailer,
   type MailerError,
@@ -8,7 +11,14 @@ import {
   SendReceipt,
   Unknown
 } from "@hookgate/core/mail"
-import { Clock, type Config, type ConfigError, Duration, Effect, Either, Layer, Schema } from "effect"
+import * as Clock from "effect/Clock"
+import type * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import { classifyAnswer, type ClassifyOptions, classifyTransport } from "./internal/classify.js"
 import { retryAfterFrom } from "./internal/retry-after.js"
 import { BatchResponse, decodeErrorBody, SendResponse } from "./internal/schemas.js"

@@ -1,4 +1,6 @@
-import { Config, Duration, type Redacted } from "effect"
+import * as Config from "effect/Config"
+import * as Duration from "effect/Duration"
+import type * as Redacted from "effect/Redacted"
 
 /** Resend's API. */
 export const DEFAULT_BASE_URL = "https://api.resend.com"

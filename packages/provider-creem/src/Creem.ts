@@ -6,7 +6,9 @@ import {
   type SecretsInput,
   type WebhookProvider
 } from "@hookgate/core/providers"
-import type { ConfigError, Effect, Layer } from "effect"
+import type * as ConfigError from "effect/ConfigError"
+import type * as Effect from "effect/Effect"
+import type * as Layer from "effect/Layer"
 import { EventEnvelope } from "./events.js"
 import { fulfilment } from "./fulfilment.js"
 import { parseSignature, signedContent } from "./signature.js"

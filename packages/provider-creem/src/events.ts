@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /**
  * The parts of Creem's events hookgate reads. Structs ignore fields they do not

@@ -1,5 +1,6 @@
 import { hmacSha256, importHmacKey, toHex, utf8, WebhookRequest } from "@hookgate/core/providers"
-import { Effect, Redacted } from "effect"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
 import { SIGNATURE_HEADER } from "./signature.js"
 
 /**

@@ -11,7 +11,14 @@ import {
   type WebhookProvider
 } from "@hookgate/core/providers"
 import type { Fulfilment } from "@hookgate/core"
-import { type Config, type ConfigError, type Duration, Effect, type Layer, type Option, ParseResult, Schema } from "effect"
+import type * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import type * as Layer from "effect/Layer"
+import type * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import { type SecretFormat, secretKeyFormat } from "./secret-format.js"
 import { parseSignature, signedContent } from "./signature.js"
 

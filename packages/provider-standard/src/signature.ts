@@ -6,7 +6,7 @@ import {
   utf8,
   type WebhookRequest
 } from "@hookgate/core/providers"
-import { Either } from "effect"
+import * as Either from "effect/Either"
 
 /** The three headers, under the spec's `webhook-*` names or Svix's `svix-*` ones. */
 export const HEADER_PREFIXES = ["webhook-", "svix-"] as const

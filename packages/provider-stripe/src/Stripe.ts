@@ -7,7 +7,10 @@ import {
   type SecretsInput,
   type WebhookProvider
 } from "@hookgate/core/providers"
-import type { ConfigError, Duration, Effect, Layer } from "effect"
+import type * as ConfigError from "effect/ConfigError"
+import type * as Duration from "effect/Duration"
+import type * as Effect from "effect/Effect"
+import type * as Layer from "effect/Layer"
 import { EventEnvelope } from "./events.js"
 import { fulfilment } from "./fulfilment.js"
 import { parseSignature, signedContent } from "./signature.js"

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /**
  * The parts of Stripe's events hookgate reads. Structs ignore fields they do not

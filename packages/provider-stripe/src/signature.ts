@@ -1,5 +1,5 @@
 import { fromHex, type HeaderRejection, malformedHeader, missingHeader, utf8, type WebhookRequest } from "@hookgate/core/providers"
-import { Either } from "effect"
+import * as Either from "effect/Either"
 
 /** The header Stripe signs with (lower-cased, as `WebhookRequest` keeps header names). */
 export const SIGNATURE_HEADER = "stripe-signature"

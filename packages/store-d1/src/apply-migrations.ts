@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { D1Database } from "./database.js"
 import { D1MigrationError } from "./errors.js"
 import { D1_MIGRATIONS_TABLE, type D1Migration, d1Migrations } from "./migrations.js"

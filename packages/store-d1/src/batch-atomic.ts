@@ -1,7 +1,8 @@
 import { SqlError } from "@effect/sql/SqlError"
 import { D1Client } from "@effect/sql-d1/D1Client"
 import { SqlStore } from "@hookgate/store-sql"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 
 /**
  * `SqlAtomic` on D1: the statements go to D1 as ONE `batch()`, which D1 runs in

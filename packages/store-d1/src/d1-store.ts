@@ -1,7 +1,7 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { D1Client } from "@effect/sql-d1"
 import { SqlStore } from "@hookgate/store-sql"
-import { Layer } from "effect"
+import * as Layer from "effect/Layer"
 import { applyMigrations } from "./apply-migrations.js"
 import { layerBatchAtomic } from "./batch-atomic.js"
 import type { D1Database } from "./database.js"

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** A migration could not be applied to D1; nothing of that migration was kept (it ran as one batch). */
 export class D1MigrationError extends Schema.TaggedError<D1MigrationError>()("D1MigrationError", {

@@ -1,7 +1,7 @@
 import { CampaignTemplate } from "@hookgate/core/campaigns"
 import { DeadLetter, MessageRecord } from "@hookgate/core/queue"
 import type { BatchMember, CampaignRow } from "@hookgate/core/campaigns"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** Row codecs of the message ledger, dead letters and campaign ledger (integers from numbers or numeric strings). */
 const SqlInt = Schema.Union(Schema.Number, Schema.NumberFromString)

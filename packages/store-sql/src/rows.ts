@@ -1,6 +1,6 @@
 import { EventReceipt, Fulfilment, Order } from "@hookgate/core"
 import { Alert } from "@hookgate/core/alerts"
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /**
  * Row codecs. Drivers disagree on numbers (Postgres returns BIGINT as text) and

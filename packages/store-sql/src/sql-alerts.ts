@@ -1,6 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Alert, AlertStoreShape } from "@hookgate/core/alerts"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { decodeAlert } from "./rows.js"
 import { unavailable } from "./unavailable.js"
 

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { type BatchReservation, type CampaignStoreShape, type LedgerCounts } from "@hookgate/core/campaigns"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { SqlAtomic } from "./atomic.js"
 import { jsonArrays } from "./json-batches.js"
 import { decodeCampaign, decodeMember, encodeTemplate } from "./ledger-rows.js"

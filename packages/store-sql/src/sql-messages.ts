@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { type DeadLetterStoreShape, type MessageLedgerShape } from "@hookgate/core/queue"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { decodeDeadLetter, decodeMessage } from "./ledger-rows.js"
 import { unavailable } from "./unavailable.js"
 

@@ -1,6 +1,6 @@
 import type { SqlError } from "@effect/sql/SqlError"
 import { StoreUnavailable } from "@hookgate/core"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 
 /** Maps a statement's `SqlError` to the ports' `StoreUnavailable`, naming the operation. */
 export const unavailable = (operation: string) => <A, R>(effect: Effect.Effect<A, SqlError, R>) =>

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** What an alert is about. */
 export const AlertKind = Schema.Literal(

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** The alerter could not tell the owner; recorded on the stored alert. */
 export class AlertFailed extends Schema.TaggedError<AlertFailed>()("AlertFailed", {

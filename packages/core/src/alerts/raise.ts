@@ -1,4 +1,5 @@
-import { Clock, Effect } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import { Alert, type AlertKind } from "./alert.js"
 import { Metrics } from "../observability/metrics.js"
 import { step } from "../internal/spans.js"

@@ -1,4 +1,5 @@
-import { Context, type Effect } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
 import type { CampaignBatchMessage } from "./campaign.js"
 import type { QueueUnavailable } from "../queue/errors.js"
 

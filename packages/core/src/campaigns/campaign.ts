@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /**
  * The email of a campaign, with `{{name}}` placeholders filled from each

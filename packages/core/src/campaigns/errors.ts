@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** No campaign under that id (404). */
 export class CampaignNotFound extends Schema.TaggedError<CampaignNotFound>()("CampaignNotFound", {

@@ -1,4 +1,5 @@
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { CampaignStatus } from "./campaign.js"
 import { Metrics } from "../observability/metrics.js"
 import { CampaignStore } from "./campaign-store.js"

@@ -1,4 +1,6 @@
-import { Clock, Effect, Option } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type { CampaignState } from "./campaign.js"
 import { CampaignStore } from "./campaign-store.js"
 import { CampaignNotFound, CampaignStateError } from "./errors.js"

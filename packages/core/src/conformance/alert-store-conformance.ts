@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, type Layer } from "effect"
+import * as Effect from "effect/Effect"
+import type * as Layer from "effect/Layer"
 import { Alert, type AlertKind } from "../alerts/alert.js"
 import { AlertStore } from "../alerts/alert-store.js"
 

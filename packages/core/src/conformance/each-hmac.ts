@@ -1,5 +1,7 @@
 import { describe, it } from "@effect/vitest"
-import { Effect, type Scope, type TestServices } from "effect"
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
+import type * as TestServices from "effect/TestServices"
 import type { TestContext } from "vitest"
 import { service as nodeCryptoHmac } from "../node/NodeHmac.js"
 import { Hmac, type HmacService, webCryptoHmac } from "../providers/hmac.js"

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, type Layer, Option } from "effect"
+import * as Effect from "effect/Effect"
+import type * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { Alert } from "../alerts/alert.js"
 import { AlertStore } from "../alerts/alert-store.js"
 import { SendReceipt } from "../mail/email.js"

@@ -1,4 +1,4 @@
-import { HttpRouter } from "@effect/platform"
+import * as HttpRouter from "@effect/platform/HttpRouter"
 import { type AdminToken, adminTokenGuard } from "./admin-token.js"
 import { campaignRoutes, type CampaignRoutesOptions } from "./campaign-routes.js"
 import { orderRoutes } from "./order-routes.js"

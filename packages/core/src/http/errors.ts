@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** A request body over the limit (413 `too_large`). */
 export class BodyTooLarge extends Schema.TaggedError<BodyTooLarge>()("BodyTooLarge", {

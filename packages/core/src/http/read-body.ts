@@ -1,6 +1,54 @@
-import type { HttpServerRequest } from "@effect/platform"
-import { Effect, Stream } from "effect"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import { BodyTooLarge } from "./errors.js"
+
+const concat = (chunks: Iterable<Uint8Array>) => {
+  const list = Array.from(chunks)
+  const body = new Uint8Array(list.reduce((sum, chunk) => sum + chunk.byteLength, 0))
+  let offset = 0
+  for (const chunk of list) {
+    body.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return body
+}
+
+const tooLarge = Symbol("tooLarge")
+
+/**
+ * A Web `ReadableStream` read with its own reader, counting: one promise for the
+ * whole body rather than a Stream per request (the Workers path, where the
+ * request is a Web `Request`). Cancelled at the limit.
+ */
+const readWebBody = (
+  request: HttpServerRequest.HttpServerRequest,
+  body: ReadableStream<Uint8Array> | null,
+  limitBytes: number
+) =>
+  Effect.tryPromise({
+    try: async () => {
+      if (body === null) return new Uint8Array(0)
+      const reader = body.getReader()
+      const chunks: Array<Uint8Array> = []
+      let total = 0
+      for (;;) {
+        const { done, value } = await reader.read()
+        if (done) return concat(chunks)
+        total += value.byteLength
+        if (total > limitBytes) {
+          await reader.cancel().catch(() => undefined)
+          throw tooLarge
+        }
+        chunks.push(value)
+      }
+    },
+    catch: (cause) =>
+      cause === tooLarge
+        ? new BodyTooLarge({ limitBytes })
+        : new HttpServerError.RequestError({ request, reason: "Decode", cause })
+  })
 
 /**
  * Reads a request body as bytes, refusing more than `limitBytes`: by its
@@ -8,23 +56,19 @@ import { BodyTooLarge } from "./errors.js"
  * or a lying header stops at the limit, not at the end).
  */
 export const readBodyLimited = (request: HttpServerRequest.HttpServerRequest, limitBytes: number) =>
-  Effect.gen(function*() {
+  Effect.suspend(() => {
     const declared = Number(request.headers["content-length"])
     if (Number.isFinite(declared) && declared > limitBytes) {
-      return yield* new BodyTooLarge({ limitBytes })
+      return Effect.fail(new BodyTooLarge({ limitBytes }))
     }
-    const chunks = yield* request.stream.pipe(
+    const source: unknown = request.source
+    if (typeof Request !== "undefined" && source instanceof Request) return readWebBody(request, source.body, limitBytes)
+    return request.stream.pipe(
       Stream.mapAccumEffect(0, (total, chunk) =>
         total + chunk.byteLength > limitBytes
           ? Effect.fail(new BodyTooLarge({ limitBytes }))
           : Effect.succeed([total + chunk.byteLength, chunk] as const)),
-      Stream.runCollect
+      Stream.runCollect,
+      Effect.map(concat)
     )
-    const body = new Uint8Array(Array.from(chunks).reduce((sum, chunk) => sum + chunk.byteLength, 0))
-    let offset = 0
-    for (const chunk of chunks) {
-      body.set(chunk, offset)
-      offset += chunk.byteLength
-    }
-    return body
   })

@@ -1,5 +1,6 @@
-import { HttpApp, type HttpRouter } from "@effect/platform"
-import type { Layer } from "effect"
+import * as HttpApp from "@effect/platform/HttpApp"
+import type * as HttpRouter from "@effect/platform/HttpRouter"
+import type * as Layer from "effect/Layer"
 
 /**
  * A Web-standard `(Request) => Promise<Response>` handler for a router, with

@@ -1,4 +1,5 @@
-import { Effect, Schedule } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
 
 /**
  * `Effect.retry(effect, { schedule: schedule(), while: retries })`, with the

@@ -1,4 +1,9 @@
-import { Clock, Context, Effect, Exit, type Fiber, FiberRef } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import type * as Fiber from "effect/Fiber"
+import * as FiberRef from "effect/FiberRef"
 
 /**
  * hookgate's spans, made only when someone can see them. Effect's built-in

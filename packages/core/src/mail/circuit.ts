@@ -1,4 +1,13 @@
-import { Clock, Context, Duration, Effect, Layer, Option, Ref, Schedule, ScheduleDecision, ScheduleIntervals } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
+import * as Schedule from "effect/Schedule"
+import * as ScheduleDecision from "effect/ScheduleDecision"
+import * as ScheduleIntervals from "effect/ScheduleIntervals"
 import type { Misconfigured } from "./errors.js"
 
 /** The breaker's state: closed (sending), or open since a `Misconfigured` answer. */

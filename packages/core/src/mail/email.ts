@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** The email the renderer builds for a fulfilment and the mailer sends. */
 export class OutgoingEmail extends Schema.Class<OutgoingEmail>("OutgoingEmail")({

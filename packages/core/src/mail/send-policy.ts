@@ -1,4 +1,7 @@
-import { Duration, Effect, identity, Schedule } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
+import { identity } from "effect/Function"
 import type { RetryPolicyShape } from "../orders/retry-policy.js"
 import { type MailerError, retryAfterOf, Unknown } from "./errors.js"
 import type { MailerShape } from "./mailer.js"

@@ -1,5 +1,6 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { Hmac, type HmacKey, type HmacService, makeHmacKey } from "../providers/hmac.js"
 
 /**

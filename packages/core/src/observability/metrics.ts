@@ -1,4 +1,7 @@
-import { Effect, Metric, MetricKey, type MetricKeyType } from "effect"
+import * as Effect from "effect/Effect"
+import * as Metric from "effect/Metric"
+import * as MetricKey from "effect/MetricKey"
+import type * as MetricKeyType from "effect/MetricKeyType"
 
 /** The pipeline's counters; the Node gateway exports them in Prometheus format. */
 const webhooks = MetricKey.counter("hookgate_webhooks_total", {

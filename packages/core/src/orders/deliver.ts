@@ -1,4 +1,7 @@
-import { Clock, Duration, Effect, Option } from "effect"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { Lease } from "./lease.js"
 import { RetryPolicy } from "./retry-policy.js"
 import { Outcome } from "./outcome.js"

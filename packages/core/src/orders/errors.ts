@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** The order kernel's failures (statuses in http/contract.ts). */
 

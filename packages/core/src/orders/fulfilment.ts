@@ -1,6 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
-import { Effect, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 
 /** What a paying event obliges the merchant to deliver. `orderKey` is `<provider>:<id>`. */
 export class Fulfilment extends Schema.Class<Fulfilment>("Fulfilment")({

@@ -1,4 +1,6 @@
-import { Context, type Effect, type Option } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
 import type { EventReceipt, NewOrder, Order, OrderStatus, ReceiptOutcome, StoreStats } from "./order.js"
 import type { StoreUnavailable } from "./errors.js"
 import type { Leased } from "./lease.js"

@@ -1,4 +1,4 @@
-import { Data } from "effect"
+import * as Data from "effect/Data"
 
 /** What happened to one webhook or one delivery attempt. http/contract.ts maps each to a status. */
 export type Outcome = Data.TaggedEnum<{

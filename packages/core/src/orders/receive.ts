@@ -1,4 +1,7 @@
-import { Clock, Duration, Effect, Option } from "effect"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { fulfilmentHash } from "./fulfilment.js"
 import { EventReceipt, NewOrder, type Order, type ReceiptOutcome } from "./order.js"
 import type { VerifiedEvent, WebhookRequest } from "../providers/webhook.js"

@@ -1,4 +1,13 @@
-import { Chunk, Config, ConfigError, Context, Duration, Effect, Either, Layer, Option, Schedule } from "effect"
+import * as Chunk from "effect/Chunk"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schedule from "effect/Schedule"
 import type { MailerError } from "../mail/errors.js"
 
 /** The schedules and limits every sender follows (orders, queue consumers, campaigns). */

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** The failures of verifying and decoding a webhook (statuses in http/contract.ts). */
 

@@ -1,4 +1,7 @@
-import { Effect, Option, type ParseResult, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import { Fulfilment } from "../orders/fulfilment.js"
 import { MalformedPayload } from "./errors.js"
 import { describeParseError } from "./payload.js"

@@ -1,4 +1,8 @@
-import { Config, type ConfigError, Effect, Layer, Option } from "effect"
+import * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { type Secrets, secretsConfig } from "./secrets.js"
 
 /**

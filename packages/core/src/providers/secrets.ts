@@ -1,4 +1,9 @@
-import { Array as Arr, Config, ConfigError, Effect, Either, Redacted } from "effect"
+import * as Arr from "effect/Array"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Redacted from "effect/Redacted"
 import { utf8 } from "./bytes.js"
 import { importHmacKey } from "./hmac.js"
 

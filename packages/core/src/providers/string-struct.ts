@@ -1,4 +1,5 @@
-import { Option, SchemaAST as AST } from "effect"
+import * as Option from "effect/Option"
+import * as AST from "effect/SchemaAST"
 
 /**
  * For a schema that is a struct of required string fields (each `Schema.String`

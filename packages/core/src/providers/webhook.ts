@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /**
  * A webhook as it arrived: the raw body bytes (signatures are computed over

@@ -1,4 +1,7 @@
-import { Clock, Effect, Either, Schema } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import { Decision, type Delivery, retryDelay, retryNoLaterThan } from "./delivery.js"
 import { keepDeadLetter } from "./dead-letter.js"
 import { once, type OnceOptions } from "./once.js"

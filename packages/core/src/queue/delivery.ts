@@ -1,4 +1,7 @@
-import { Data, Duration, Effect, Option } from "effect"
+import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { backoffDelay, makeRetryPolicy, RetryPolicy } from "../orders/retry-policy.js"
 
 /** One delivery of a queue message, as every queue adapter hands it to a handler. */

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** A message could not be handed to the queue. */
 export class QueueUnavailable extends Schema.TaggedError<QueueUnavailable>()("QueueUnavailable", {

@@ -1,4 +1,11 @@
-import { Deferred, Duration, Effect, Option, Queue, type Scope, Stream, SubscriptionRef } from "effect"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as SubscriptionRef from "effect/SubscriptionRef"
 import { Decision, type Delivery } from "./delivery.js"
 
 /** Cloudflare Queues' knobs, for the in-process queue. */

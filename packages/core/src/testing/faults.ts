@@ -1,4 +1,6 @@
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { AlertStore } from "../alerts/alert-store.js"
 import { StoreUnavailable } from "../orders/errors.js"
 import { Lease } from "../orders/lease.js"

@@ -1,4 +1,5 @@
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { Alert } from "../alerts/alert.js"
 import { AlertStore, type AlertStoreShape } from "../alerts/alert-store.js"
 

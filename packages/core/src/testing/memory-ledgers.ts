@@ -1,4 +1,7 @@
-import { Context, Effect, Layer, Option } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type { CampaignState, CampaignTemplate } from "../campaigns/campaign.js"
 import { type DeadLetter, MessageRecord } from "../queue/message.js"
 import {

@@ -1,4 +1,7 @@
-import { Context, Effect, Layer, Option } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type { Alert } from "../alerts/alert.js"
 import { AlertStore } from "../alerts/alert-store.js"
 import { type EventReceipt, newLeasedOrder, Order, type OrderStatus, type StoreStats } from "../orders/order.js"

@@ -1,4 +1,6 @@
-import { Effect, Exit, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
 import type { AlertStore } from "../alerts/alert-store.js"
 import type { Lease } from "../orders/lease.js"
 import type { OrderStore } from "../orders/order-store.js"

@@ -1,4 +1,7 @@
-import { Context, Effect, Layer, Ref } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Ref from "effect/Ref"
 import type { Alert } from "../alerts/alert.js"
 import { AlertFailed } from "../alerts/errors.js"
 import { Alerter } from "../alerts/alerter.js"

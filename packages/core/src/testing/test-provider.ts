@@ -1,4 +1,7 @@
-import { Effect, Either, Redacted, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { fulfilOn } from "../providers/fulfil-on.js"
 import { fromHex, toHex, utf8 } from "../providers/bytes.js"
 import { hmacSha256, importHmacKey } from "../providers/hmac.js"

@@ -1,5 +1,5 @@
 import { type MailerError, Misconfigured, Rejected, Transient, Unknown } from "@hookgate/core/mail"
-import type { Duration } from "effect"
+import type * as Duration from "effect/Duration"
 
 export interface ClassifyOptions {
   readonly mailer: string

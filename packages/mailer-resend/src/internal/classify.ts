@@ -1,5 +1,6 @@
 import { type MailerError, Misconfigured, Rejected, Transient, Unknown } from "@hookgate/core/mail"
-import { Duration, Option } from "effect"
+import * as Duration from "effect/Duration"
+import * as Option from "effect/Option"
 import type { ResendErrorBody } from "./schemas.js"
 
 /** A non-2xx answer from Resend, as far as it could be read. */

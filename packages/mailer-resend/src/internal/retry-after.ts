@@ -1,4 +1,5 @@
-import { Duration, Option } from "effect"
+import * as Duration from "effect/Duration"
+import * as Option from "effect/Option"
 
 /**
  * How long the server asked us to wait: `retry-after` (delta seconds or an

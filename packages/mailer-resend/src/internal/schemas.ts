@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** `POST /emails` answers the id of the accepted email. */
 export const SendResponse = Schema.Struct({ id: Schema.String })

@@ -1,6 +1,6 @@
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import * as init from "./0001_init.js"
 import * as queuesCampaigns from "./0002_queues_campaigns.js"
 import * as receiptDetail from "./0003_receipt_detail.js"

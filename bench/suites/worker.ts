@@ -1,0 +1,269 @@
+import { checkoutSessionEvent } from "@hookgate/provider-stripe/testing"
+import { Miniflare, NoOpLog, type WorkerOptions } from "miniflare"
+import { execFile } from "node:child_process"
+import { createHmac } from "node:crypto"
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { Readable } from "node:stream"
+import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
+import { gzipSync } from "node:zlib"
+import { unstable_getMiniflareWorkerOptions } from "wrangler"
+import { type BenchSuite, figure } from "../lib.js"
+import { bundleExampleWorker, bundleMinimalEffectWorker, wranglerConfig } from "./worker/bundle.js"
+import { childPids, processCpuMs, processCpuMsPrecise } from "./worker/process-cpu.js"
+
+/**
+ * Issue 15's CPU figures: the example Worker, bundled as `wrangler deploy` bundles
+ * it (its wrangler.jsonc, the packages' built `dist`), beside a Worker written by
+ * hand doing the same work (bench/suites/worker/handwritten.ts: Web Crypto HMAC,
+ * D1 insert and update, the `send_email` binding). Both run in workerd through
+ * Miniflare, with local D1 and the real `send_email` binding; what is measured is
+ * the CPU of the workerd process (user + system, so the local D1 and the binding
+ * count too, alike for both).
+ *
+ * - Warm: `ROUNDS` rounds of `PER_ROUND` signed Stripe webhooks, one at a time,
+ *   each a new paid order, the two Workers alternating round by round in one
+ *   workerd after a warm-up; the median round's CPU per webhook
+ *   (/proc/<pid>/stat, utime + stime).
+ * - First request: a fresh workerd per sample with one of the Workers (alternating),
+ *   D1 already migrated and its simulator warmed from outside the Worker; the CPU of
+ *   the first webhook, median of `FIRST_SAMPLES` (per-thread schedstat, in ns,
+ *   since the figure is a few ticks of stat).
+ * - Start-up: the same workerd's CPU from spawn to ready, which includes
+ *   compiling and evaluating the Worker's global scope.
+ * - Module evaluation: `import()` of the bundle in a fresh Node process, median of
+ *   `EVAL_SAMPLES` (Node's V8, not workerd's: the global scope alone, precisely).
+ *
+ * A third Worker, the same work written with Effect and nothing else
+ * (bench/suites/worker/minimal-effect.ts), runs beside them, measured alike: the
+ * floor Effect itself sets for start-up and per webhook.
+ */
+
+const PER_ROUND = 250
+const ROUNDS = 8
+const WARMUP = 50
+const FIRST_SAMPLES = 5
+const EVAL_SAMPLES = 7
+
+const STRIPE_SECRET = "whsec_bench_worker_5f1c0a7e2b9d4c68"
+const HANDWRITTEN_SCHEMA =
+  "CREATE TABLE IF NOT EXISTS handwritten_orders (order_key TEXT PRIMARY KEY, email TEXT NOT NULL, status TEXT NOT NULL, created_at INTEGER NOT NULL, sent_at INTEGER)"
+
+const handwrittenPath = fileURLToPath(new URL("./worker/handwritten.js", import.meta.url))
+const evalChild = fileURLToPath(new URL("./worker/eval-child.js", import.meta.url))
+
+const median = (values: ReadonlyArray<number>) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/** A paid Checkout Session for `sessionId`, signed as Stripe signs it (now). */
+const signedWebhook = (sessionId: string) => {
+  const body = checkoutSessionEvent(`evt_${sessionId}`, "checkout.session.completed", {
+    id: sessionId,
+    email: "buyer@example.com",
+    amountTotal: 1900,
+    currency: "usd"
+  })
+  const t = Math.floor(Date.now() / 1000)
+  const v1 = createHmac("sha256", STRIPE_SECRET).update(`${t}.${body}`).digest("hex")
+  return { body, headers: { "content-type": "application/json", "stripe-signature": `t=${t},v1=${v1}` } }
+}
+
+type Kind = "example" | "handwritten" | "minimal"
+const KINDS: ReadonlyArray<Kind> = ["example", "handwritten", "minimal"]
+const perKind = <A>(make: () => A): Record<Kind, A> => ({ example: make(), handwritten: make(), minimal: make() })
+/** The Workers in the order of `round`: rotated, so none always runs first. */
+const rotated = (round: number) => KINDS.map((_, i) => KINDS[(i + round) % KINDS.length]!)
+
+/** The Miniflare options of the Workers: each its own D1 database and the `send_email` binding EMAIL. */
+const workerOptions = (bundle: string, minimal: string): Record<Kind, WorkerOptions> => {
+  const { workerOptions: example } = unstable_getMiniflareWorkerOptions(wranglerConfig)
+  return {
+    example: {
+      ...example,
+      name: "example",
+      modules: [{ type: "ESModule", path: "index.js", contents: bundle }],
+      modulesRules: undefined,
+      bindings: { ...example.bindings, STRIPE_WEBHOOK_SECRET: STRIPE_SECRET },
+      d1Databases: { DB: "bench-example" }
+    } as WorkerOptions,
+    handwritten: {
+      name: "handwritten",
+      compatibilityDate: example.compatibilityDate!,
+      modules: [{ type: "ESModule", path: "handwritten.js", contents: readFileSync(handwrittenPath, "utf8") }],
+      bindings: { STRIPE_WEBHOOK_SECRET: STRIPE_SECRET },
+      d1Databases: { DB: "bench-handwritten" },
+      email: { send_email: [{ name: "EMAIL" }] }
+    },
+    minimal: {
+      name: "minimal",
+      compatibilityDate: example.compatibilityDate!,
+      modules: [{ type: "ESModule", path: "minimal.js", contents: minimal }],
+      bindings: { STRIPE_WEBHOOK_SECRET: STRIPE_SECRET },
+      d1Databases: { DB: "bench-minimal" },
+      email: { send_email: [{ name: "EMAIL" }] }
+    }
+  }
+}
+
+/** A workerd of its own running `kinds`, on the D1 files in `persist`, and its pid. */
+const startWorkerd = async (options: Record<Kind, WorkerOptions>, kinds: ReadonlyArray<Kind>, persist: string) => {
+  const before = new Set(childPids("workerd"))
+  const mf = new Miniflare({
+    log: new NoOpLog(),
+    // The Workers' log lines, read and dropped.
+    handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
+      stdout.resume()
+      stderr.resume()
+    },
+    d1Persist: persist,
+    workers: kinds.map((kind) => options[kind])
+  })
+  await mf.ready
+  const pid = childPids("workerd").find((p) => !before.has(p))
+  if (pid === undefined) throw new Error("workerd's pid not found")
+  const post = async (kind: Kind, sessionId: string) => {
+    const webhook = signedWebhook(sessionId)
+    const worker = await mf.getWorker(options[kind].name!)
+    const response = await worker.fetch("https://shop.example/webhooks/stripe", { method: "POST", ...webhook })
+    const answer = (await response.json()) as { status?: string }
+    if (answer.status !== "sent") throw new Error(`${kind}: ${response.status} ${JSON.stringify(answer)}`)
+  }
+  const db = (kind: Kind) => mf.getD1Database("DB", options[kind].name!)
+  return { mf, pid, post, db }
+}
+
+let sessions = 0
+const nextSession = (kind: Kind) => `cs_bench_${kind}_${process.pid}_${++sessions}`
+
+/** Warm CPU per webhook of each Worker: rounds rotating in one workerd, medians. */
+const warm = async (options: Record<Kind, WorkerOptions>, persist: string) => {
+  const workerd = await startWorkerd(options, KINDS, persist)
+  try {
+    await (await workerd.db("handwritten")).exec(HANDWRITTEN_SCHEMA)
+    await (await workerd.db("minimal")).exec(HANDWRITTEN_SCHEMA)
+    for (const kind of KINDS) for (let i = 0; i < WARMUP; i++) await workerd.post(kind, nextSession(kind))
+    const perWebhook = perKind((): Array<number> => [])
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const kind of rotated(round)) {
+        const before = processCpuMs(workerd.pid)
+        for (let i = 0; i < PER_ROUND; i++) await workerd.post(kind, nextSession(kind))
+        perWebhook[kind].push((processCpuMs(workerd.pid) - before) / PER_ROUND)
+      }
+    }
+    return medians(perWebhook)
+  } finally {
+    await workerd.mf.dispose()
+  }
+}
+
+/** The first webhook of a fresh isolate, and the workerd's start-up, each Worker in a workerd of its own. */
+const firstRequests = async (options: Record<Kind, WorkerOptions>, persist: string) => {
+  const first = perKind((): Array<number> => [])
+  const startup = perKind((): Array<number> => [])
+  for (let sample = 0; sample < FIRST_SAMPLES; sample++) {
+    for (const kind of rotated(sample)) {
+      const workerd = await startWorkerd(options, [kind], persist)
+      try {
+        startup[kind].push(processCpuMsPrecise(workerd.pid))
+        // The local D1 simulator's own first query, from outside the Worker's isolate.
+        await (await workerd.db(kind)).prepare("SELECT 1").first()
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        const before = processCpuMsPrecise(workerd.pid)
+        await workerd.post(kind, nextSession(kind))
+        first[kind].push(processCpuMsPrecise(workerd.pid) - before)
+      } finally {
+        await workerd.mf.dispose()
+      }
+    }
+  }
+  return { first: medians(first), startup: medians(startup) }
+}
+
+const medians = (samples: Record<Kind, ReadonlyArray<number>>): Record<Kind, number> => ({
+  example: median(samples.example),
+  handwritten: median(samples.handwritten),
+  minimal: median(samples.minimal)
+})
+
+/** `import()` of each bundle in a fresh Node process, alternating, medians. */
+const moduleEval = async (paths: Record<Kind, string>) => {
+  const ms = perKind((): Array<number> => [])
+  for (let sample = 0; sample < EVAL_SAMPLES; sample++) {
+    for (const kind of rotated(sample)) {
+      const { stdout } = await promisify(execFile)(process.execPath, [evalChild, paths[kind]])
+      ms[kind].push((JSON.parse(stdout.trim().split("\n").at(-1)!) as { ms: number }).ms)
+    }
+  }
+  return medians(ms)
+}
+
+const run = async () => {
+  const tBundle = performance.now()
+  const bundle = await bundleExampleWorker()
+  const minimal = await bundleMinimalEffectWorker(bundle.outdir)
+  const persist = mkdtempSync(join(tmpdir(), "hookgate-bench-worker-"))
+  try {
+    const options = workerOptions(bundle.contents, minimal.contents)
+    const t0 = performance.now()
+    // The warm run also migrates the example's D1 (`migrate: true`), as `wrangler d1 migrations apply` would.
+    const cpu = await warm(options, persist)
+    const t1 = performance.now()
+    const firsts = await firstRequests(options, persist)
+    const t2 = performance.now()
+    // As .mjs: Node would otherwise first try a bundle as CommonJS (no package.json says "module").
+    const mjs = (path: string, name: string) => {
+      const copy = join(bundle.outdir, name)
+      copyFileSync(path, copy)
+      return copy
+    }
+    const evals = await moduleEval({
+      example: mjs(bundle.path, "index.mjs"),
+      handwritten: handwrittenPath,
+      minimal: mjs(minimal.path, "minimal.mjs")
+    })
+    const seconds = (from: number, to: number) => ((to - from) / 1000).toFixed(0)
+    console.log(`  (bundle ${seconds(tBundle, t0)} s, warm ${seconds(t0, t1)} s, first requests ${seconds(t1, t2)} s, evaluation ${seconds(t2, performance.now())} s)`)
+    const n = `${ROUNDS} x ${PER_ROUND} webhooks each, median round`
+    return [
+      figure("workerWebhookCpuMs", `example Worker, workerd CPU per webhook, warm (${n})`, cpu.example, "ms"),
+      figure("handwrittenWorkerWebhookCpuMs", "hand-written Worker, the same", cpu.handwritten, "ms"),
+      figure("minimalEffectWorkerWebhookCpuMs", "minimal Effect Worker, the same", cpu.minimal, "ms"),
+      figure(
+        "workerFirstRequestCpuMs",
+        `example Worker, CPU of a fresh isolate's first webhook (median of ${FIRST_SAMPLES}; ${
+          (firsts.first.example - firsts.first.handwritten).toFixed(1)
+        } ms over the hand-written, target <= 20)`,
+        firsts.first.example,
+        "ms"
+      ),
+      figure("handwrittenWorkerFirstRequestCpuMs", "hand-written Worker, the same", firsts.first.handwritten, "ms"),
+      figure("minimalEffectWorkerFirstRequestCpuMs", "minimal Effect Worker, the same", firsts.first.minimal, "ms"),
+      figure("workerStartupCpuMs", "workerd start-up CPU with the example Worker (spawn to ready)", firsts.startup.example, "ms"),
+      figure("handwrittenWorkerStartupCpuMs", "workerd start-up CPU with the hand-written Worker", firsts.startup.handwritten, "ms"),
+      figure("minimalEffectWorkerStartupCpuMs", "workerd start-up CPU with the minimal Effect Worker", firsts.startup.minimal, "ms"),
+      figure("workerModuleEvalMs", `example bundle's import() in Node, CPU (median of ${EVAL_SAMPLES}; target < 50)`, evals.example, "ms"),
+      figure("handwrittenWorkerModuleEvalMs", "hand-written Worker's import() in Node, CPU", evals.handwritten, "ms"),
+      figure("minimalEffectWorkerModuleEvalMs", "minimal Effect Worker's import() in Node, CPU", evals.minimal, "ms"),
+      figure("workerBundleBytes", "example bundle, as wrangler deploy writes it", Buffer.byteLength(bundle.contents), "bytes"),
+      figure("workerBundleGzipBytes", "example bundle, gzipped", gzipSync(bundle.contents).length, "bytes"),
+      figure("minimalEffectWorkerBundleBytes", "minimal Effect Worker bundle", Buffer.byteLength(minimal.contents), "bytes")
+    ]
+  } finally {
+    rmSync(persist, { recursive: true, force: true })
+    rmSync(bundle.outdir, { recursive: true, force: true })
+  }
+}
+
+export const workerSuite: BenchSuite = {
+  name: "worker",
+  run,
+  ratios: [
+    ["example / hand-written Worker, warm CPU per webhook (target <= 1.5)", "workerWebhookCpuMs", "handwrittenWorkerWebhookCpuMs"],
+    ["minimal Effect / hand-written Worker, warm CPU per webhook", "minimalEffectWorkerWebhookCpuMs", "handwrittenWorkerWebhookCpuMs"]
+  ]
+}
