@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
 import { defaultRates, type FaultRates } from "./simulation/faults.js"
 import { type CampaignTally, simulateCampaign } from "./simulation/campaign.js"
-import { simulateOrders, type StoreKind } from "./simulation/orders.js"
+import { simulateOrders } from "./simulation/orders.js"
+import type { StoreKind } from "./simulation/stores.js"
 import type { OrderTally } from "./simulation/tally.js"
 
 /**
@@ -61,7 +62,7 @@ const main = async () => {
         store,
         honoursKeys,
         rates,
-        ...(typeof values.wave === "string" ? { wave: Number(values.wave) } : {})
+        ...(typeof values.wave === "string" ? { shard: Number(values.wave) } : {})
       }))
       const mailer = honoursKeys ? "honours keys (24 h)" : "ignores keys"
       rows.push({ store, mailer, seconds: (Date.now() - started) / 1000, ...tally })

@@ -7,14 +7,12 @@ import {
   type CampaignStoreShape
 } from "@hookgate/core/campaigns"
 import { Mailer } from "@hookgate/core/mail"
-import { layerMemoryLedgers, layerMemoryStore, RecordingAlerter } from "@hookgate/core/testing"
-import { SqliteStore } from "@hookgate/store-sqlite"
+import { RecordingAlerter } from "@hookgate/core/testing"
 import { Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Random, Stream } from "effect"
-import * as TestClock from "effect/TestClock"
-import * as TestContext from "effect/TestContext"
-import { asProcess, type FaultCounts, type FaultRates, faultyCampaignStore } from "./faults.js"
+import { simulated } from "./engine.js"
+import { asProcess, type FaultRates, noFaults, faultyCampaignStore } from "./faults.js"
 import { makeInbox, makeSimulatedMailer } from "./mailer.js"
-import type { StoreKind } from "./orders.js"
+import { type StoreKind, storeLayer } from "./stores.js"
 import { Rng } from "./rng.js"
 
 export interface CampaignConfig {
@@ -50,21 +48,18 @@ const skippingReserved = (store: CampaignStoreShape): CampaignStoreShape => {
   }
 }
 
-const storeLayer = (kind: StoreKind) =>
-  kind === "memory" ? Layer.merge(layerMemoryStore, layerMemoryLedgers) : SqliteStore.layer({ filename: ":memory:" })
-
 /**
  * One campaign through the real campaign code (`Campaigns.make`: start, pause,
  * resume, `sendBatch`) with a queue that redelivers: a crashed delivery, a
  * retry and a random extra copy of a message all come back later.
  */
 export const simulateCampaign = (config: CampaignConfig): Effect.Effect<CampaignTally, unknown> =>
-  Effect.suspend(() => runCampaign(config).pipe(Effect.withRandom(Random.make(config.seed))))
+  simulated(runCampaign(config).pipe(Effect.withRandom(Random.make(config.seed))))
 
 const runCampaign = (config: CampaignConfig) =>
   Effect.gen(function*() {
     const rng = new Rng(config.seed)
-    const counts: FaultCounts = { crashes: 0, storeFailures: 0, markerFailures: 0, staleWrites: 0 }
+    const counts = noFaults()
     const inbox = makeInbox()
     const policy = yield* RetryPolicy
     const base = yield* CampaignStore
@@ -96,10 +91,6 @@ const runCampaign = (config: CampaignConfig) =>
         }
         fibers.push({ message, fiber: yield* Effect.fork(Effect.exit(asProcess(campaigns.sendBatch(message)))) })
       }
-      // Sends sleep on the TestClock (retry-after, slow answers): move it until this round is done.
-      for (let i = 0; i < 120 && (yield* Effect.forEach(fibers, ({ fiber }) => fiber.poll)).some((p) => p._tag === "None"); i++) {
-        yield* TestClock.adjust(Duration.minutes(1))
-      }
       for (const { fiber, message } of fibers) {
         const exit = yield* Fiber.join(fiber)
         if (rng.chance(0.05)) queue.push(message) // the queue delivers a copy again
@@ -110,7 +101,7 @@ const runCampaign = (config: CampaignConfig) =>
         paused = false
         yield* campaigns.resume("sim").pipe(Effect.retry({ times: 20 }))
       }
-      yield* TestClock.adjust(Duration.sum(policy.leaseFor, Duration.minutes(1)))
+      yield* Effect.sleep(Duration.sum(policy.leaseFor, Duration.minutes(1)))
     }
     const counted = yield* base.counts("sim")
     let total = 0, none = 0, duplicates = 0
@@ -125,7 +116,6 @@ const runCampaign = (config: CampaignConfig) =>
     return { recipients: config.recipients, emails: total, skipped, duplicates, failed: counted.failed, deliveries } satisfies CampaignTally
   }).pipe(
     Effect.provide(Layer.mergeAll(storeLayer(config.store), RecordingAlerter.layer(), RetryPolicy.layer())),
-    Logger.withMinimumLogLevel(LogLevel.None),
-    Effect.provide(TestContext.TestContext)
+    Logger.withMinimumLogLevel(LogLevel.None)
   )
 
