@@ -13,7 +13,8 @@ import { simulated } from "./engine.js"
 import { asProcess, type FaultRates, noFaults, faultyCampaignStore } from "./faults.js"
 import { makeInbox, makeSimulatedMailer } from "./mailer.js"
 import { type StoreKind, storeLayer } from "./stores.js"
-import { Rng } from "./rng.js"
+import { Rng, shardSeed } from "./rng.js"
+import { type Shard, type ShardRange, shardsOf } from "./shards.js"
 
 export interface CampaignConfig {
   readonly seed: number
@@ -22,6 +23,9 @@ export interface CampaignConfig {
   readonly rates: FaultRates
   /** The broken reservation: a slot delivered again is answered `Done` without leasing its reserved rows. */
   readonly skipReserved?: boolean
+  /** Recipients per campaign: each shard is a campaign in a world of its own (default `DEFAULT_CAMPAIGN_SHARD`). */
+  readonly shard?: number
+  readonly shards?: ShardRange
 }
 
 export interface CampaignTally {
@@ -34,6 +38,8 @@ export interface CampaignTally {
   readonly failed: number
   readonly deliveries: number
 }
+
+export const DEFAULT_CAMPAIGN_SHARD = 20_000
 
 const skippingReserved = (store: CampaignStoreShape): CampaignStoreShape => {
   const seen = new Set<string>()
@@ -54,11 +60,30 @@ const skippingReserved = (store: CampaignStoreShape): CampaignStoreShape => {
  * retry and a random extra copy of a message all come back later.
  */
 export const simulateCampaign = (config: CampaignConfig): Effect.Effect<CampaignTally, unknown> =>
-  simulated(runCampaign(config).pipe(Effect.withRandom(Random.make(config.seed))))
+  Effect.suspend(() => {
+    const chosen = shardsOf(config.recipients, config.shard ?? DEFAULT_CAMPAIGN_SHARD, config.shards)
+    return Effect.reduce(chosen, emptyCampaignTally, (total, shard) =>
+      Effect.map(
+        simulated(runCampaign(config, shard).pipe(Effect.withRandom(Random.make(shardSeed(config.seed, shard.index))))),
+        (tally) => addCampaignTallies(total, tally)
+      ))
+  })
 
-const runCampaign = (config: CampaignConfig) =>
+const emptyCampaignTally: CampaignTally = { recipients: 0, emails: 0, skipped: 0, duplicates: 0, failed: 0, deliveries: 0 }
+
+export const addCampaignTallies = (a: CampaignTally, b: CampaignTally): CampaignTally => ({
+  recipients: a.recipients + b.recipients,
+  emails: a.emails + b.emails,
+  skipped: a.skipped + b.skipped,
+  duplicates: a.duplicates + b.duplicates,
+  failed: a.failed + b.failed,
+  deliveries: a.deliveries + b.deliveries
+})
+
+const runCampaign = (config: CampaignConfig, shard: Shard) =>
   Effect.gen(function*() {
-    const rng = new Rng(config.seed)
+    const recipients = shard.last - shard.first
+    const rng = new Rng(shardSeed(config.seed, shard.index))
     const counts = noFaults()
     const inbox = makeInbox()
     const policy = yield* RetryPolicy
@@ -71,7 +96,7 @@ const runCampaign = (config: CampaignConfig) =>
       Effect.provideService(Mailer, mailer),
       Effect.provideService(CampaignQueue, { enqueue: (messages) => Effect.sync(() => void queue.push(...messages)) })
     )
-    const emails = Array.from({ length: config.recipients }, (_, i) => `r${i}@sim.example`)
+    const emails = Array.from({ length: recipients }, (_, i) => `r${shard.first + i}@sim.example`)
     yield* campaigns.create({
       id: "sim",
       template: { from: "shop@sim.example", subject: "News", text: "Hello" },
@@ -80,12 +105,12 @@ const runCampaign = (config: CampaignConfig) =>
     yield* campaigns.start("sim")
     let deliveries = 0
     let paused = false
-    while (queue.length > 0 && deliveries < config.recipients * 50) {
+    while (queue.length > 0 && deliveries < recipients * 50) {
       const batch = queue.splice(0, queue.length)
       const fibers = []
       for (const message of batch) {
         deliveries++
-        if (!paused && deliveries === Math.ceil(config.recipients / 200)) {
+        if (!paused && deliveries === Math.ceil(recipients / 200)) {
           paused = true
           yield* campaigns.pause("sim")
         }
@@ -113,7 +138,7 @@ const runCampaign = (config: CampaignConfig) =>
     }
     // A failed recipient (refused address, or the cap) is alerted; any other without an email was skipped.
     const skipped = Math.max(0, none - counted.failed)
-    return { recipients: config.recipients, emails: total, skipped, duplicates, failed: counted.failed, deliveries } satisfies CampaignTally
+    return { recipients, emails: total, skipped, duplicates, failed: counted.failed, deliveries } satisfies CampaignTally
   }).pipe(
     Effect.provide(Layer.mergeAll(storeLayer(config.store), RecordingAlerter.layer(), RetryPolicy.layer())),
     Logger.withMinimumLogLevel(LogLevel.None)

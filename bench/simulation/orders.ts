@@ -10,6 +10,7 @@ import { asProcess, type FaultRates, noFaults, faultyOrderStore } from "./faults
 import { makeInbox, makeSimulatedMailer } from "./mailer.js"
 import { makeSimProvider, SIM_PROVIDER, signedHeaders } from "./provider.js"
 import { Rng, shardSeed } from "./rng.js"
+import { type Shard, type ShardRange, shardsOf } from "./shards.js"
 import { type StoreKind, storeLayer } from "./stores.js"
 import { addTallies, type OrderTally, tallyOrders } from "./tally.js"
 
@@ -23,7 +24,7 @@ export interface OrdersConfig {
   /** Orders per shard: a world of its own (store, clock, scheduler) whose tally is added to the others' (default 2,000). */
   readonly shard?: number
   /** Only these shards (by index), for splitting a run across processes; default all. */
-  readonly shards?: { readonly from: number; readonly to: number }
+  readonly shards?: ShardRange
 }
 
 /** Provider delivery offsets in ms: Stripe-like (to ~40 hours) and Creem-like (to ~16 hours). */
@@ -49,14 +50,6 @@ const deliveriesOf = (rng: Rng) => {
   return offsets
 }
 
-/** The shards of a run of `orders` orders, `size` each: [first, last) order indexes. */
-export const shardsOf = (orders: number, size: number) =>
-  Array.from({ length: Math.ceil(orders / size) }, (_, index) => ({
-    index,
-    first: index * size,
-    last: Math.min(orders, (index + 1) * size)
-  }))
-
 /**
  * Orders through the real pipeline (`receive`, `sweep`) on a real store, with
  * faults injected at every store and mailer call, in simulated time. The orders
@@ -67,8 +60,7 @@ export const shardsOf = (orders: number, size: number) =>
  */
 export const simulateOrders = (config: OrdersConfig): Effect.Effect<OrderTally, unknown> =>
   Effect.suspend(() => {
-    const all = shardsOf(config.orders, config.shard ?? DEFAULT_SHARD)
-    const chosen = config.shards === undefined ? all : all.slice(config.shards.from, config.shards.to)
+    const chosen = shardsOf(config.orders, config.shard ?? DEFAULT_SHARD, config.shards)
     // The provider is made once, outside the simulated worlds: making it imports its key through Web Crypto, a real promise.
     return Effect.flatMap(makeSimProvider(), (provider) =>
       Effect.reduce(chosen, undefined as OrderTally | undefined, (total, shard) =>
@@ -78,7 +70,7 @@ export const simulateOrders = (config: OrdersConfig): Effect.Effect<OrderTally, 
 
 const runShard = (
   config: OrdersConfig,
-  shard: { readonly index: number; readonly first: number; readonly last: number },
+  shard: Shard,
   provider: WebhookProvider
 ) =>
   Effect.gen(function*() {

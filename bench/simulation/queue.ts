@@ -7,6 +7,7 @@ import { simulated } from "./engine.js"
 import { addFaults, asProcess, type FaultCounts, type FaultRates, faultyMessageLedger, noFaults } from "./faults.js"
 import { makeInbox, makeSimulatedMailer } from "./mailer.js"
 import { Rng, shardSeed } from "./rng.js"
+import { type Shard, type ShardRange, shardsOf } from "./shards.js"
 import { type StoreKind, storeLayer } from "./stores.js"
 
 export interface QueueConfig {
@@ -15,9 +16,9 @@ export interface QueueConfig {
   readonly store: StoreKind
   readonly honoursKeys: boolean
   readonly rates: FaultRates
-  /** Messages per shard (default 5,000). */
+  /** Messages per shard (default `DEFAULT_QUEUE_SHARD`). */
   readonly shard?: number
-  readonly shards?: { readonly from: number; readonly to: number }
+  readonly shards?: ShardRange
 }
 
 /** What the queue workload did, counted at quiescence. */
@@ -36,6 +37,8 @@ export interface QueueTally {
 
 /** Deliveries of one copy before the queue gives up on it (a dead letter). */
 const MAX_DELIVERIES = 20
+
+export const DEFAULT_QUEUE_SHARD = 5_000
 /** A delivery whose consumer died is delivered again after this long. */
 const VISIBILITY = Duration.seconds(30)
 /** The chance that an acknowledged copy is delivered again (at-least-once). */
@@ -51,17 +54,11 @@ const Body = Schema.Struct({ id: Schema.String, to: Schema.String })
  */
 export const simulateQueue = (config: QueueConfig): Effect.Effect<QueueTally, unknown> =>
   Effect.suspend(() => {
-    const size = config.shard ?? 5_000
-    const all = Array.from({ length: Math.ceil(config.messages / size) }, (_, index) => ({
-      index,
-      first: index * size,
-      last: Math.min(config.messages, (index + 1) * size)
-    }))
-    const chosen = config.shards === undefined ? all : all.slice(config.shards.from, config.shards.to)
+    const chosen = shardsOf(config.messages, config.shard ?? DEFAULT_QUEUE_SHARD, config.shards)
     return Effect.reduce(chosen, emptyQueueTally, (total, shard) => Effect.map(simulated(runShard(config, shard)), (t) => addQueueTallies(total, t)))
   })
 
-const runShard = (config: QueueConfig, shard: { readonly index: number; readonly first: number; readonly last: number }) =>
+const runShard = (config: QueueConfig, shard: Shard) =>
   Effect.gen(function*() {
     const rng = new Rng(shardSeed(config.seed, shard.index))
     const counts = noFaults()
