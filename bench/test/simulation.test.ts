@@ -1,8 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { RetryPolicy } from "@hookgate/core"
-import { Duration, Effect, Random, Schedule } from "effect"
+import { Effect } from "effect"
 import { defaultRates } from "../simulation/faults.js"
-import { RESEND_KEY_WINDOW } from "../simulation/mailer.js"
 import { simulateCampaign } from "../simulation/campaign.js"
 import { simulateOrders } from "../simulation/orders.js"
 import { simulateQueue } from "../simulation/queue.js"
@@ -108,20 +106,5 @@ describe("the campaign simulation (real campaign code, redelivering queue, pause
     }), 120_000)
 })
 
-describe("the default RetryPolicy", () => {
-  it.effect("fits every attempt inside Resend's 24-hour key window", () =>
-    Effect.gen(function*() {
-      const policy = yield* RetryPolicy
-      // Worst case: every jittered delay at its top (Random always near 1), each failure found a full sweep late.
-      // The backoff Schedule itself, stepped once per recorded failure before the cap.
-      const delays = yield* Schedule.run(Schedule.delays(policy.backoff), 0, Array.from({ length: policy.maxAttempts - 1 }, () => undefined))
-      let elapsed = Duration.zero
-      for (const delay of delays) {
-        elapsed = Duration.sum(elapsed, Duration.sum(Duration.min(delay, policy.maxBackoff), Duration.sum(Duration.minutes(10), policy.leaseFor)))
-      }
-      expect(Duration.lessThan(elapsed, RESEND_KEY_WINDOW)).toBe(true)
-    }).pipe(
-      Effect.provide(RetryPolicy.layer()),
-      Effect.withRandom(Random.fixed([0.9999]))
-    ))
-})
+// The default RetryPolicy fitting Resend's 24-hour key window, and a stretched one refused when its
+// layer is built: packages/core/test/key-window.test.ts (TestClock over the real pipeline and sweep).
