@@ -1,23 +1,31 @@
-import { Effect } from "effect"
 import { writeFile } from "node:fs/promises"
+import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
 import { parseArgs } from "node:util"
+import type { CampaignTally } from "./simulation/campaign.js"
 import { defaultRates, type FaultRates } from "./simulation/faults.js"
-import { type CampaignTally, simulateCampaign } from "./simulation/campaign.js"
-import { simulateOrders, type StoreKind } from "./simulation/orders.js"
+import type { Job } from "./simulation/jobs.js"
+import { runInWorkers } from "./simulation/parallel.js"
+import type { QueueTally } from "./simulation/queue.js"
+import type { StoreKind } from "./simulation/stores.js"
 import type { OrderTally } from "./simulation/tally.js"
 
 /**
  * `npm run simulate`: the seeded fault simulation. Orders through the real
- * pipeline on the memory store and SQLite, with a key-honouring mailer and one
- * that ignores keys; one table, written to bench/simulation.json.
- * Options: --orders N (default 500: about 10 to 15 orders a second per table row on
- * a shared 2-core machine, the TestClock stepping every order through days of retries), --million, --seed S, --wave W, and a rate per fault
- * (--transient, --rate-limited, --rejected, --accepted-then-unknown, --slow,
- * --marker-fails, --store-unavailable, --crash, --skew-ms).
+ * pipeline, queue messages through `Consumer.handler`/`Consumer.once`, and
+ * campaigns, on the memory store and SQLite, with a key-honouring mailer and
+ * one that ignores keys; one table, written to bench/simulation.json.
+ *
+ * Options: --orders N (default 100,000), --million (1,000,000 orders), --seed S (1),
+ * --messages N (queue messages; default a tenth of the orders), --recipients N
+ * (campaign recipients; default as many as orders), --store memory|sqlite (default both),
+ * --workers N (threads; default the machine's cores: the table does not depend on it),
+ * --shard N (orders per shard, default 2,000), --out FILE (default bench/simulation.json),
+ * and a rate per fault (--transient, --rate-limited, --rejected, --accepted-then-unknown,
+ * --slow, --marker-fails, --store-unavailable, --crash, --skew-ms).
  */
 
-const outputPath = fileURLToPath(new URL("../simulation.json", import.meta.url))
+const defaultOutput = fileURLToPath(new URL("../simulation.json", import.meta.url))
 const rateFlags: Record<string, keyof FaultRates> = {
   "transient": "transient",
   "rate-limited": "rateLimited",
@@ -35,51 +43,73 @@ const { values } = parseArgs({
     orders: { type: "string" },
     million: { type: "boolean" },
     seed: { type: "string" },
-    wave: { type: "string" },
+    messages: { type: "string" },
+    recipients: { type: "string" },
     store: { type: "string" },
+    workers: { type: "string" },
+    shard: { type: "string" },
+    out: { type: "string" },
     ...Object.fromEntries(Object.keys(rateFlags).map((flag) => [flag, { type: "string" as const }]))
   }
 })
 const numberOf = (value: unknown, fallback: number) => (typeof value === "string" ? Number(value) : fallback)
-const orders = values.million === true ? 1_000_000 : numberOf(values.orders, 500)
+const orders = values.million === true ? 1_000_000 : numberOf(values.orders, 100_000)
 const seed = numberOf(values.seed, 1)
+const messages = numberOf(values.messages, Math.ceil(orders / 10))
+const recipients = numberOf(values.recipients, orders)
+const workers = numberOf(values.workers, availableParallelism())
 const rates: FaultRates = Object.fromEntries(
   Object.entries(rateFlags).map(([flag, key]) => [key, numberOf((values as Record<string, unknown>)[flag], defaultRates[key])])
 ) as unknown as FaultRates
 const stores: ReadonlyArray<StoreKind> = typeof values.store === "string" ? [values.store as StoreKind] : ["memory", "sqlite"]
+const mailers = [{ honoursKeys: true, name: "honours keys (24 h)" }, { honoursKeys: false, name: "ignores keys" }] as const
 
-const columns = ["orders", "accepted", "lost", "duplicates", "flagged", "cappedUncertain", "unflagged", "capped", "failed", "alerts"] as const
+const timed = async <A>(job: Job) => {
+  const started = Date.now()
+  const tally = (await runInWorkers(job, workers)) as A
+  return { tally, seconds: (Date.now() - started) / 1000 }
+}
+
+const orderColumns = ["orders", "accepted", "lost", "duplicates", "flagged", "cappedUncertain", "unflagged", "capped", "failed", "alerts"] as const
 
 const main = async () => {
+  const command = `npm run simulate -- ${process.argv.slice(2).join(" ")}`.trim()
+  console.log(`${command}: seed ${seed}, ${orders} orders, ${messages} queue messages, ${recipients} campaign recipients, ${workers} workers`)
   const rows: Array<{ store: StoreKind; mailer: string; seconds: number } & OrderTally> = []
+  const queue: Array<{ store: StoreKind; mailer: string; seconds: number } & QueueTally> = []
+  const campaigns: Array<{ store: StoreKind; seconds: number } & CampaignTally> = []
   for (const store of stores) {
-    for (const honoursKeys of [true, false]) {
-      const started = Date.now()
-      const tally = await Effect.runPromise(simulateOrders({
-        seed,
-        orders,
-        store,
-        honoursKeys,
-        rates,
-        ...(typeof values.wave === "string" ? { wave: Number(values.wave) } : {})
-      }))
-      const mailer = honoursKeys ? "honours keys (24 h)" : "ignores keys"
-      rows.push({ store, mailer, seconds: (Date.now() - started) / 1000, ...tally })
+    for (const mailer of mailers) {
+      const { seconds, tally } = await timed<OrderTally>({
+        kind: "orders",
+        config: { seed, orders, store, honoursKeys: mailer.honoursKeys, rates, ...(values.shard ? { shard: Number(values.shard) } : {}) }
+      })
+      rows.push({ store, mailer: mailer.name, seconds, ...tally })
       console.log(
-        `${store.padEnd(6)} ${mailer.padEnd(20)} ` + columns.map((c) => `${c} ${tally[c]}`).join("  ") +
+        `orders   ${store.padEnd(6)} ${mailer.name.padEnd(20)} ` + orderColumns.map((c) => `${c} ${tally[c]}`).join("  ") +
           `  dup/1e6 ${tally.duplicatesPerMillion.toFixed(0)} (orders with a duplicate ≤ ${tally.duplicateOrdersUpper95PerMillion.toFixed(0)}/1e6, 95%)` +
-          `  ${((Date.now() - started) / 1000).toFixed(1)} s`
+          `  defects ${tally.faults.defects}  ${seconds.toFixed(1)} s`
       )
     }
   }
-  const campaigns: Array<{ store: StoreKind } & CampaignTally> = []
   for (const store of stores) {
-    const tally = await Effect.runPromise(simulateCampaign({ seed, recipients: orders * 10, store, rates }))
-    campaigns.push({ store, ...tally })
-    console.log(`${store.padEnd(6)} campaign ${JSON.stringify(tally)}`)
+    for (const mailer of mailers) {
+      const { seconds, tally } = await timed<QueueTally>({
+        kind: "queue",
+        config: { seed, messages, store, honoursKeys: mailer.honoursKeys, rates }
+      })
+      queue.push({ store, mailer: mailer.name, seconds, ...tally })
+      console.log(`queue    ${store.padEnd(6)} ${mailer.name.padEnd(20)} ${JSON.stringify(tally)}  ${seconds.toFixed(1)} s`)
+    }
   }
-  await writeFile(outputPath, JSON.stringify({ seed, orders, rates, rows, campaigns }, null, 2) + "\n")
-  console.log(`wrote ${outputPath}`)
+  for (const store of stores) {
+    const { seconds, tally } = await timed<CampaignTally>({ kind: "campaign", config: { seed, recipients, store, rates } })
+    campaigns.push({ store, seconds, ...tally })
+    console.log(`campaign ${store.padEnd(6)} ${JSON.stringify(tally)}  ${seconds.toFixed(1)} s`)
+  }
+  const output = typeof values.out === "string" ? values.out : defaultOutput
+  await writeFile(output, JSON.stringify({ command, seed, orders, messages, recipients, workers, rates, rows, queue, campaigns }, null, 2) + "\n")
+  console.log(`wrote ${output}`)
 }
 
 main().catch((error) => {

@@ -7,15 +7,14 @@ import {
   type CampaignStoreShape
 } from "@hookgate/core/campaigns"
 import { Mailer } from "@hookgate/core/mail"
-import { layerMemoryLedgers, layerMemoryStore, RecordingAlerter } from "@hookgate/core/testing"
-import { SqliteStore } from "@hookgate/store-sqlite"
+import { RecordingAlerter } from "@hookgate/core/testing"
 import { Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Random, Stream } from "effect"
-import * as TestClock from "effect/TestClock"
-import * as TestContext from "effect/TestContext"
-import { asProcess, type FaultCounts, type FaultRates, faultyCampaignStore } from "./faults.js"
+import { simulated } from "./engine.js"
+import { asProcess, type FaultRates, noFaults, faultyCampaignStore } from "./faults.js"
 import { makeInbox, makeSimulatedMailer } from "./mailer.js"
-import type { StoreKind } from "./orders.js"
-import { Rng } from "./rng.js"
+import { type StoreKind, storeLayer } from "./stores.js"
+import { Rng, shardSeed } from "./rng.js"
+import { type Shard, type ShardRange, shardsOf } from "./shards.js"
 
 export interface CampaignConfig {
   readonly seed: number
@@ -24,6 +23,9 @@ export interface CampaignConfig {
   readonly rates: FaultRates
   /** The broken reservation: a slot delivered again is answered `Done` without leasing its reserved rows. */
   readonly skipReserved?: boolean
+  /** Recipients per campaign: each shard is a campaign in a world of its own (default `DEFAULT_CAMPAIGN_SHARD`). */
+  readonly shard?: number
+  readonly shards?: ShardRange
 }
 
 export interface CampaignTally {
@@ -36,6 +38,8 @@ export interface CampaignTally {
   readonly failed: number
   readonly deliveries: number
 }
+
+export const DEFAULT_CAMPAIGN_SHARD = 20_000
 
 const skippingReserved = (store: CampaignStoreShape): CampaignStoreShape => {
   const seen = new Set<string>()
@@ -50,21 +54,37 @@ const skippingReserved = (store: CampaignStoreShape): CampaignStoreShape => {
   }
 }
 
-const storeLayer = (kind: StoreKind) =>
-  kind === "memory" ? Layer.merge(layerMemoryStore, layerMemoryLedgers) : SqliteStore.layer({ filename: ":memory:" })
-
 /**
  * One campaign through the real campaign code (`Campaigns.make`: start, pause,
  * resume, `sendBatch`) with a queue that redelivers: a crashed delivery, a
  * retry and a random extra copy of a message all come back later.
  */
 export const simulateCampaign = (config: CampaignConfig): Effect.Effect<CampaignTally, unknown> =>
-  Effect.suspend(() => runCampaign(config).pipe(Effect.withRandom(Random.make(config.seed))))
+  Effect.suspend(() => {
+    const chosen = shardsOf(config.recipients, config.shard ?? DEFAULT_CAMPAIGN_SHARD, config.shards)
+    return Effect.reduce(chosen, emptyCampaignTally, (total, shard) =>
+      Effect.map(
+        simulated(runCampaign(config, shard).pipe(Effect.withRandom(Random.make(shardSeed(config.seed, shard.index))))),
+        (tally) => addCampaignTallies(total, tally)
+      ))
+  })
 
-const runCampaign = (config: CampaignConfig) =>
+const emptyCampaignTally: CampaignTally = { recipients: 0, emails: 0, skipped: 0, duplicates: 0, failed: 0, deliveries: 0 }
+
+export const addCampaignTallies = (a: CampaignTally, b: CampaignTally): CampaignTally => ({
+  recipients: a.recipients + b.recipients,
+  emails: a.emails + b.emails,
+  skipped: a.skipped + b.skipped,
+  duplicates: a.duplicates + b.duplicates,
+  failed: a.failed + b.failed,
+  deliveries: a.deliveries + b.deliveries
+})
+
+const runCampaign = (config: CampaignConfig, shard: Shard) =>
   Effect.gen(function*() {
-    const rng = new Rng(config.seed)
-    const counts: FaultCounts = { crashes: 0, storeFailures: 0, markerFailures: 0, staleWrites: 0 }
+    const recipients = shard.last - shard.first
+    const rng = new Rng(shardSeed(config.seed, shard.index))
+    const counts = noFaults()
     const inbox = makeInbox()
     const policy = yield* RetryPolicy
     const base = yield* CampaignStore
@@ -76,7 +96,7 @@ const runCampaign = (config: CampaignConfig) =>
       Effect.provideService(Mailer, mailer),
       Effect.provideService(CampaignQueue, { enqueue: (messages) => Effect.sync(() => void queue.push(...messages)) })
     )
-    const emails = Array.from({ length: config.recipients }, (_, i) => `r${i}@sim.example`)
+    const emails = Array.from({ length: recipients }, (_, i) => `r${shard.first + i}@sim.example`)
     yield* campaigns.create({
       id: "sim",
       template: { from: "shop@sim.example", subject: "News", text: "Hello" },
@@ -85,20 +105,16 @@ const runCampaign = (config: CampaignConfig) =>
     yield* campaigns.start("sim")
     let deliveries = 0
     let paused = false
-    while (queue.length > 0 && deliveries < config.recipients * 50) {
+    while (queue.length > 0 && deliveries < recipients * 50) {
       const batch = queue.splice(0, queue.length)
       const fibers = []
       for (const message of batch) {
         deliveries++
-        if (!paused && deliveries === Math.ceil(config.recipients / 200)) {
+        if (!paused && deliveries === Math.ceil(recipients / 200)) {
           paused = true
           yield* campaigns.pause("sim")
         }
         fibers.push({ message, fiber: yield* Effect.fork(Effect.exit(asProcess(campaigns.sendBatch(message)))) })
-      }
-      // Sends sleep on the TestClock (retry-after, slow answers): move it until this round is done.
-      for (let i = 0; i < 120 && (yield* Effect.forEach(fibers, ({ fiber }) => fiber.poll)).some((p) => p._tag === "None"); i++) {
-        yield* TestClock.adjust(Duration.minutes(1))
       }
       for (const { fiber, message } of fibers) {
         const exit = yield* Fiber.join(fiber)
@@ -110,7 +126,7 @@ const runCampaign = (config: CampaignConfig) =>
         paused = false
         yield* campaigns.resume("sim").pipe(Effect.retry({ times: 20 }))
       }
-      yield* TestClock.adjust(Duration.sum(policy.leaseFor, Duration.minutes(1)))
+      yield* Effect.sleep(Duration.sum(policy.leaseFor, Duration.minutes(1)))
     }
     const counted = yield* base.counts("sim")
     let total = 0, none = 0, duplicates = 0
@@ -122,10 +138,9 @@ const runCampaign = (config: CampaignConfig) =>
     }
     // A failed recipient (refused address, or the cap) is alerted; any other without an email was skipped.
     const skipped = Math.max(0, none - counted.failed)
-    return { recipients: config.recipients, emails: total, skipped, duplicates, failed: counted.failed, deliveries } satisfies CampaignTally
+    return { recipients, emails: total, skipped, duplicates, failed: counted.failed, deliveries } satisfies CampaignTally
   }).pipe(
     Effect.provide(Layer.mergeAll(storeLayer(config.store), RecordingAlerter.layer(), RetryPolicy.layer())),
-    Logger.withMinimumLogLevel(LogLevel.None),
-    Effect.provide(TestContext.TestContext)
+    Logger.withMinimumLogLevel(LogLevel.None)
   )
 

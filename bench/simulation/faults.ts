@@ -1,5 +1,6 @@
 import { type LeaseShape, type OrderStoreShape, StoreUnavailable } from "@hookgate/core"
 import { type CampaignStoreShape } from "@hookgate/core/campaigns"
+import type { MessageLedgerShape } from "@hookgate/core/queue"
 import { Clock, Effect, FiberRef } from "effect"
 import type { Rng } from "./rng.js"
 
@@ -67,7 +68,19 @@ export interface FaultCounts {
   markerFailures: number
   /** `complete` or `release` calls that changed an order under a token that no longer held its lease. */
   staleWrites: number
+  /** Simulated requests that died of a defect (a bug, in the pipeline or the simulation): must stay 0. */
+  defects: number
 }
+
+export const noFaults = (): FaultCounts => ({ crashes: 0, storeFailures: 0, markerFailures: 0, staleWrites: 0, defects: 0 })
+
+export const addFaults = (a: FaultCounts, b: FaultCounts): FaultCounts => ({
+  crashes: a.crashes + b.crashes,
+  storeFailures: a.storeFailures + b.storeFailures,
+  markerFailures: a.markerFailures + b.markerFailures,
+  staleWrites: a.staleWrites + b.staleWrites,
+  defects: a.defects + b.defects
+})
 
 /**
  * An await point: a dead process goes no further (interrupted, so no later
@@ -148,6 +161,10 @@ export const faultyOrderStore = (
   store: wrapAll(store, () => rates.storeUnavailable, rng, rates, counts),
   lease: wrapAll(observingStaleWrites(store, lease, counts), (name) => (name === "complete" ? rates.markerFails : rates.storeUnavailable), rng, rates, counts)
 })
+
+/** The message ledger of `Consumer.once` with crashes and outages (a failed `complete` is the unrecorded-completion window). */
+export const faultyMessageLedger = (ledger: MessageLedgerShape, rng: Rng, rates: FaultRates, counts: FaultCounts) =>
+  wrapAll(ledger, (name) => (name === "complete" ? rates.markerFails : rates.storeUnavailable), rng, rates, counts)
 
 /** The campaign ledger with crashes and outages. */
 export const faultyCampaignStore = (store: CampaignStoreShape, rng: Rng, rates: FaultRates, counts: FaultCounts) =>

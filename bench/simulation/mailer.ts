@@ -70,6 +70,7 @@ export const makeSimulatedMailer = (
   return {
     name,
     honoursIdempotencyKeys: options.honoursKeys,
+    ...(options.honoursKeys ? { idempotencyKeyWindow: RESEND_KEY_WINDOW } : {}),
     // Declared, so the pipeline runs no timer of its own: a slow answer can outlive the lease.
     callTimeout: Duration.seconds(30),
     send: (email, { idempotencyKey }) => Effect.map(call([email], idempotencyKey), (receipts) => receipts[0]!),

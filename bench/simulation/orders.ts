@@ -1,20 +1,18 @@
 import { AlertStore } from "@hookgate/core/alerts"
 import { Lease, OrderStore, receive, RetryPolicy, sweep } from "@hookgate/core"
 import { Mailer } from "@hookgate/core/mail"
-import { Providers, WebhookRequest } from "@hookgate/core/providers"
-import { layerMemoryStore, layerTestRenderer, paidEvent, RecordingAlerter } from "@hookgate/core/testing"
-import { SqliteStore } from "@hookgate/store-sqlite"
-import { Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Random } from "effect"
-import * as TestClock from "effect/TestClock"
-import * as TestContext from "effect/TestContext"
+import { Providers, type WebhookProvider, WebhookRequest } from "@hookgate/core/providers"
+import { layerTestRenderer, paidEvent, RecordingAlerter } from "@hookgate/core/testing"
+import { Cause, Clock, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Random } from "effect"
 import { type BrokenVariant, breakStore } from "./broken.js"
-import { asProcess, type FaultCounts, type FaultRates, faultyOrderStore } from "./faults.js"
+import { simulated } from "./engine.js"
+import { asProcess, type FaultRates, noFaults, faultyOrderStore } from "./faults.js"
 import { makeInbox, makeSimulatedMailer } from "./mailer.js"
 import { makeSimProvider, SIM_PROVIDER, signedHeaders } from "./provider.js"
-import { Rng } from "./rng.js"
-import { type OrderTally, tallyOrders } from "./tally.js"
-
-export type StoreKind = "memory" | "sqlite"
+import { Rng, shardSeed } from "./rng.js"
+import { type Shard, type ShardRange, shardsOf } from "./shards.js"
+import { type StoreKind, storeLayer } from "./stores.js"
+import { addTallies, type OrderTally, tallyOrders } from "./tally.js"
 
 export interface OrdersConfig {
   readonly seed: number
@@ -23,8 +21,10 @@ export interface OrdersConfig {
   readonly honoursKeys: boolean
   readonly rates: FaultRates
   readonly variant?: BrokenVariant
-  /** Orders whose deliveries start together (default 5,000). */
-  readonly wave?: number
+  /** Orders per shard: a world of its own (store, clock, scheduler) whose tally is added to the others' (default 2,000). */
+  readonly shard?: number
+  /** Only these shards (by index), for splitting a run across processes; default all. */
+  readonly shards?: ShardRange
 }
 
 /** Provider delivery offsets in ms: Stripe-like (to ~40 hours) and Creem-like (to ~16 hours). */
@@ -34,11 +34,10 @@ const schedules = [
 ]
 
 const STEP = Duration.minutes(30)
-/** A wave that has not settled after this long leaves its unsettled orders to the tally (lost unless alerted). */
-const WAVE_LIMIT = Duration.toMillis(Duration.days(4))
+/** A shard that has not settled this long after its last delivery leaves its unsettled orders to the tally (lost unless alerted). */
+const SETTLE_LIMIT = Duration.toMillis(Duration.days(4))
 
-const storeLayer = (kind: StoreKind): Layer.Layer<OrderStore | Lease | AlertStore, unknown> =>
-  kind === "memory" ? layerMemoryStore : SqliteStore.layer({ filename: ":memory:" })
+export const DEFAULT_SHARD = 2_000
 
 /** One order's deliveries: 1–3 concurrent at first, then replays on its provider's schedule, 1–10 in all. */
 const deliveriesOf = (rng: Rng) => {
@@ -53,15 +52,30 @@ const deliveriesOf = (rng: Rng) => {
 
 /**
  * Orders through the real pipeline (`receive`, `sweep`) on a real store, with
- * faults injected at every store and mailer call, on the TestClock.
+ * faults injected at every store and mailer call, in simulated time. The orders
+ * are cut into shards, each run in a world of its own (a fresh store, PRNG seeded
+ * from the seed and the shard's index), and the shards' tallies are added: the
+ * same seed gives the same table whatever the machine and however the shards
+ * are split across processes.
  */
 export const simulateOrders = (config: OrdersConfig): Effect.Effect<OrderTally, unknown> =>
-  Effect.suspend(() => runOrders(config).pipe(Effect.withRandom(Random.make(config.seed)))) // a fresh PRNG per run
+  Effect.suspend(() => {
+    const chosen = shardsOf(config.orders, config.shard ?? DEFAULT_SHARD, config.shards)
+    // The provider is made once, outside the simulated worlds: making it imports its key through Web Crypto, a real promise.
+    return Effect.flatMap(makeSimProvider(), (provider) =>
+      Effect.reduce(chosen, undefined as OrderTally | undefined, (total, shard) =>
+        Effect.map(simulated(runShard(config, shard, provider)), (tally) => (total === undefined ? tally : addTallies(total, tally)))))
+      .pipe(Effect.map((total) => total!))
+  })
 
-const runOrders = (config: OrdersConfig) =>
+const runShard = (
+  config: OrdersConfig,
+  shard: Shard,
+  provider: WebhookProvider
+) =>
   Effect.gen(function*() {
-    const rng = new Rng(config.seed)
-    const counts: FaultCounts = { crashes: 0, storeFailures: 0, markerFailures: 0, staleWrites: 0 }
+    const rng = new Rng(shardSeed(config.seed, shard.index))
+    const counts = noFaults()
     const inbox = makeInbox()
     const policy = yield* RetryPolicy
     const base = { store: yield* OrderStore, lease: yield* Lease }
@@ -81,55 +95,50 @@ const runOrders = (config: OrdersConfig) =>
       faulty(asProcess(sweep({ limit: 500 }), skew())).pipe(Effect.exit, Effect.repeat(policy.sweepEvery))
     )
 
-    const waveSize = config.wave ?? 5000
+    // The provider's deliveries, in time order; each is forked when its time comes, so only the
+    // requests in flight are fibers (forking them all up front kept tens of thousands alive).
+    const deliveries: Array<{ readonly at: number; readonly order: number; readonly replay: boolean }> = []
+    for (let i = shard.first; i < shard.last; i++) {
+      for (const delivery of deliveriesOf(rng)) deliveries.push({ ...delivery, order: i })
+    }
+    deliveries.sort((a, b) => a.at - b.at || a.order - b.order) // stable: an order's own deliveries keep their order
     const acked = new Set<number>()
-    for (let first = 0; first < config.orders; first += waveSize) {
-      const last = Math.min(config.orders, first + waveSize)
-      const fibers: Array<Fiber.RuntimeFiber<void>> = []
-      for (let i = first; i < last; i++) {
-        const body = paidEvent(`evt_${i}`, {
-          orderId: `o${i}`,
-          email: `o${i}@sim.example`,
-          product: "course",
-          amount: 1900,
-          currency: "usd"
-        })
-        const request = WebhookRequest.fromParts(new TextEncoder().encode(body), signedHeaders(body))
-        for (const delivery of deliveriesOf(rng)) {
-          const send = Effect.suspend(() =>
-            delivery.replay || !acked.has(i)
-              ? faulty(asProcess(receive(SIM_PROVIDER, request), skew())).pipe(
-                Effect.exit,
-                Effect.map((exit) => {
-                  if (Exit.isSuccess(exit)) acked.add(i)
-                })
-              )
-              : Effect.void
-          )
-          fibers.push(yield* Effect.fork(Effect.zipRight(Effect.sleep(Duration.millis(delivery.at)), send)))
-        }
-      }
-      // Drive time until every delivery is done and nothing is pending (or the limit).
-      for (let waited = 0; waited < WAVE_LIMIT; waited += Duration.toMillis(STEP)) {
-        yield* TestClock.adjust(STEP)
-        const running = yield* Effect.forEach(fibers, (fiber) => fiber.poll)
-        if (running.some((exit) => exit._tag === "None")) continue
-        const stats = yield* base.store.stats
-        if (stats.orders.pending === 0) break
-      }
-      yield* Effect.forEach(fibers, Fiber.interrupt, { discard: true })
+    let inFlight = 0
+    const request = (i: number) => {
+      const body = paidEvent(`evt_${i}`, { orderId: `o${i}`, email: `o${i}@sim.example`, product: "course", amount: 1900, currency: "usd" })
+      return WebhookRequest.fromParts(new TextEncoder().encode(body), signedHeaders(body))
+    }
+    for (const delivery of deliveries) {
+      const now = yield* Clock.currentTimeMillis
+      if (delivery.at > now) yield* Effect.sleep(Duration.millis(delivery.at - now))
+      // A replay the provider would not send: it already had a 2xx for this order.
+      if (!delivery.replay && acked.has(delivery.order)) continue
+      inFlight++
+      yield* Effect.fork(
+        faulty(asProcess(receive(SIM_PROVIDER, request(delivery.order)), skew())).pipe(
+          Effect.exit,
+          Effect.map((exit) => {
+            inFlight--
+            if (Exit.isSuccess(exit)) acked.add(delivery.order)
+            else if (!Exit.isInterrupted(exit) && Cause.isDie(exit.cause)) counts.defects++
+          })
+        )
+      )
+    }
+    // Every delivery done; then time runs (the sweep with it) until no order is pending, or the limit.
+    for (let waited = 0; waited < SETTLE_LIMIT && (inFlight > 0 || (yield* base.store.stats).orders.pending > 0); waited += Duration.toMillis(STEP)) {
+      yield* Effect.sleep(STEP)
     }
     yield* Fiber.interrupt(sweeper)
-    return yield* tallyOrders(base.store, yield* AlertStore, config.orders, inbox, counts)
+    return yield* tallyOrders(base.store, yield* AlertStore, shard, inbox, counts)
   }).pipe(
     Effect.provide(Layer.mergeAll(
       storeLayer(config.store),
       RecordingAlerter.layer(),
       layerTestRenderer,
       RetryPolicy.layer(),
-      Providers.layer(makeSimProvider())
+      Providers.layer(Effect.succeed(provider))
     )),
     Logger.withMinimumLogLevel(LogLevel.None),
-    Effect.provide(TestContext.TestContext)
+    Effect.withRandom(Random.make(shardSeed(config.seed, shard.index)))
   )
-

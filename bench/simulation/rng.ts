@@ -23,3 +23,12 @@ export class Rng {
     return min + Math.floor(this.next() * (max - min + 1))
   }
 }
+
+/** The seed of shard `index` of a run seeded `seed`: shards are independent, and each a function of both. */
+export const shardSeed = (seed: number, index: number): number => {
+  let h = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(index + 1, 0xc2b2ae35)
+  h ^= h >>> 16
+  h = Math.imul(h, 0x7feb352d)
+  h ^= h >>> 15
+  return h >>> 0
+}

@@ -1,17 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
-import { RetryPolicy } from "@hookgate/core"
-import { Duration, Effect, Random, Schedule } from "effect"
+import { Effect } from "effect"
 import { defaultRates } from "../simulation/faults.js"
-import { RESEND_KEY_WINDOW } from "../simulation/mailer.js"
 import { simulateCampaign } from "../simulation/campaign.js"
 import { simulateOrders } from "../simulation/orders.js"
+import { simulateQueue } from "../simulation/queue.js"
+import { addTallies } from "../simulation/tally.js"
 
 // Faults well above production rates, so a few hundred orders meet every one of them.
 const harsh = { ...defaultRates, transient: 0.05, acceptedThenUnknown: 0.05, slow: 0.03, markerFails: 0.03, crash: 0.02 }
 const SEEDS = [1, 7]
 const ORDERS = 150
 
-describe("the fault simulation (real pipeline, memory store, TestClock)", () => {
+describe("the fault simulation (real pipeline, memory store, simulated time)", () => {
   for (const seed of SEEDS) {
     it.effect(`seed ${seed}: a key-honouring mailer inside its window: nothing lost, no duplicate`, () =>
       Effect.gen(function*() {
@@ -21,6 +21,7 @@ describe("the fault simulation (real pipeline, memory store, TestClock)", () => 
         expect(tally.accepted + tally.capped + tally.failed).toBeGreaterThanOrEqual(ORDERS)
         expect(tally.faults.crashes).toBeGreaterThan(0) // the faults really happened
         expect(tally.faults.staleWrites).toBe(0)
+        expect(tally.faults.defects).toBe(0)
       }), 120_000)
 
     it.effect(`seed ${seed}: a mailer that ignores keys: nothing lost, every duplicate flagged`, () =>
@@ -29,13 +30,18 @@ describe("the fault simulation (real pipeline, memory store, TestClock)", () => 
         expect(tally.lost).toBe(0)
         expect(tally.duplicates).toBeGreaterThan(0)
         expect(tally.unflagged).toBe(0)
+        expect(tally.faults.defects).toBe(0)
       }), 120_000)
   }
 
-  it.effect("the same seed gives the same tally", () =>
+  it.effect("the same seed gives the same tally, however the shards are split", () =>
     Effect.gen(function*() {
-      const run = simulateOrders({ seed: 3, orders: 60, store: "memory", honoursKeys: false, rates: harsh })
-      expect(yield* run).toEqual(yield* run)
+      const config = { seed: 3, orders: 120, store: "memory", honoursKeys: false, rates: harsh, shard: 40 } as const
+      const whole = yield* simulateOrders(config)
+      expect(yield* simulateOrders(config)).toEqual(whole)
+      const first = yield* simulateOrders({ ...config, shards: { from: 0, to: 1 } })
+      const rest = yield* simulateOrders({ ...config, shards: { from: 1, to: 3 } })
+      expect(addTallies(first, rest)).toEqual(whole)
     }), 120_000)
 
   it.effect("is not blind: insert-then-act without a lease loses orders", () =>
@@ -54,11 +60,31 @@ describe("the fault simulation (real pipeline, memory store, TestClock)", () => 
         orders: ORDERS,
         store: "memory",
         honoursKeys: false,
-        rates: { ...harsh, slow: 0.2 },
+        rates: { ...harsh, slow: 0.5 },
         variant: "no-token-guard"
       })
       expect(tally.faults.staleWrites).toBeGreaterThan(0)
       expect(tally.lost).toBe(0)
+    }), 120_000)
+})
+
+describe("the queue simulation (Consumer.handler and Consumer.once on the MessageLedger, redelivering queue)", () => {
+  for (const store of ["memory", "sqlite"] as const) {
+    it.effect(`${store}: a key-honouring mailer: no message lost, none sent twice`, () =>
+      Effect.gen(function*() {
+        const tally = yield* simulateQueue({ seed: 1, messages: 300, store, honoursKeys: true, rates: harsh })
+        expect(tally.lost).toBe(0)
+        expect(tally.duplicates).toBe(0)
+        expect(tally.faults.crashes).toBeGreaterThan(0)
+        expect(tally.faults.defects).toBe(0)
+      }), 120_000)
+  }
+
+  it.effect("a mailer that ignores keys: no message lost, and the unrecorded completions show as duplicates", () =>
+    Effect.gen(function*() {
+      const tally = yield* simulateQueue({ seed: 1, messages: 300, store: "memory", honoursKeys: false, rates: harsh })
+      expect(tally.lost).toBe(0)
+      expect(tally.duplicates).toBeGreaterThan(0)
     }), 120_000)
 })
 
@@ -80,20 +106,5 @@ describe("the campaign simulation (real campaign code, redelivering queue, pause
     }), 120_000)
 })
 
-describe("the default RetryPolicy", () => {
-  it.effect("fits every attempt inside Resend's 24-hour key window", () =>
-    Effect.gen(function*() {
-      const policy = yield* RetryPolicy
-      // Worst case: every jittered delay at its top (Random always near 1), each failure found a full sweep late.
-      // The backoff Schedule itself, stepped once per recorded failure before the cap.
-      const delays = yield* Schedule.run(Schedule.delays(policy.backoff), 0, Array.from({ length: policy.maxAttempts - 1 }, () => undefined))
-      let elapsed = Duration.zero
-      for (const delay of delays) {
-        elapsed = Duration.sum(elapsed, Duration.sum(Duration.min(delay, policy.maxBackoff), Duration.sum(Duration.minutes(10), policy.leaseFor)))
-      }
-      expect(Duration.lessThan(elapsed, RESEND_KEY_WINDOW)).toBe(true)
-    }).pipe(
-      Effect.provide(RetryPolicy.layer()),
-      Effect.withRandom(Random.fixed([0.9999]))
-    ))
-})
+// The default RetryPolicy fitting Resend's 24-hour key window, and a stretched one refused when its
+// layer is built: packages/core/test/key-window.test.ts (TestClock over the real pipeline and sweep).

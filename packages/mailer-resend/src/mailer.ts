@@ -59,6 +59,9 @@ const readErrorAnswer = (response: HttpClientResponse.HttpClientResponse, classi
     )
   })
 
+/** How long Resend remembers an idempotency key: 24 hours (a key used again later is a new email). */
+export const RESEND_KEY_WINDOW = Duration.hours(24)
+
 /**
  * A `Mailer` on Resend's REST API through `HttpClient` (provide
  * `FetchHttpClient.layer`: it runs on Node and on Workers). Every request
@@ -147,7 +150,14 @@ export const make = (options: ResendOptions): Effect.Effect<MailerShape, never, 
     }
 
     // Each call is bounded by `timeout`, so the pipeline needs no timer of its own.
-    const mailer: MailerShape = { name, honoursIdempotencyKeys: true, callTimeout: timeout, send, sendBatch }
+    const mailer: MailerShape = {
+      name,
+      honoursIdempotencyKeys: true,
+      idempotencyKeyWindow: RESEND_KEY_WINDOW,
+      callTimeout: timeout,
+      send,
+      sendBatch
+    }
     return mailer
   })
 

@@ -1,7 +1,7 @@
 import { FetchHttpClient } from "@effect/platform"
 import { type Renderer, RetryPolicy } from "@hookgate/core"
 import { Alerter, type AlerterShape } from "@hookgate/core/alerts"
-import { defaultProbeSchedule, Mailer, MailerCircuit } from "@hookgate/core/mail"
+import { defaultProbeSchedule, Mailer, MailerCircuit, withKeyWindowCheck } from "@hookgate/core/mail"
 import { NodeHmac } from "@hookgate/core/node"
 import { mountWhenSet, Providers } from "@hookgate/core/providers"
 import { EmailAlerter, fanOut, WebhookAlerter } from "@hookgate/alerters"
@@ -74,10 +74,11 @@ export const describeAlerts = (config: GatewayConfig) =>
 
 /**
  * Everything but the providers: store, mailer (and its breaker), alerter,
- * renderer, retry policy. Enough for `sweep` and the admin commands.
+ * renderer, retry policy. Enough for `sweep` and the admin commands. Refused
+ * (`KeyWindowExceeded`) when the policy's attempts can outlast the mailer's key window.
  */
 export const deliveryLayer = (config: GatewayConfig, overrides: GatewayOverrides = {}) =>
-  Layer.mergeAll(
+  withKeyWindowCheck(Layer.mergeAll(
     storeLayer(config),
     overrides.alerter ?? alerterLayer(config),
     overrides.renderer ?? layerDefaultRenderer(config.from),
@@ -88,7 +89,7 @@ export const deliveryLayer = (config: GatewayConfig, overrides: GatewayOverrides
         onSome: (every) => Schedule.spaced(every)
       })
     })
-  ).pipe(Layer.provideMerge(loggedMailer(overrides.mailer ?? mailerLayer(config))))
+  ).pipe(Layer.provideMerge(loggedMailer(overrides.mailer ?? mailerLayer(config)))))
 
 /** The names of the providers that have a secret; only those are mounted. */
 export const mountedProviders = (config: GatewayConfig): ReadonlyArray<string> => [

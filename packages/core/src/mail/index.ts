@@ -1,7 +1,7 @@
 /**
  * @hookgate/core/mail: the `Mailer` port, the email it sends, the four classes
- * of mailer failure, the breaker that stops sending through a misconfigured mailer, the one send policy of orders and campaigns, and the
- * idempotency keys every sender uses (fitted here, once).
+ * of mailer failure, the breaker that stops sending through a misconfigured mailer, the one send policy of orders and campaigns, the
+ * idempotency keys every sender uses (fitted here, once), and the check that a RetryPolicy's attempts fit the mailer's key window.
  */
 export * from "./email.js"
 export * from "./errors.js"
@@ -16,6 +16,7 @@ export {
   type MailerCircuitShape
 } from "./circuit.js"
 export { type SendPolicy, sendWithPolicy } from "./send-policy.js"
+export { attemptSpan, checkKeyWindow, KeyWindowExceeded, withKeyWindowCheck } from "./key-window.js"
 export {
   alertIdempotencyKey,
   campaignBatchKey,

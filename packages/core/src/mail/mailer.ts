@@ -16,6 +16,12 @@ export interface MailerShape {
   /** Whether a repeated key within the provider's window is answered without a second email. */
   readonly honoursIdempotencyKeys: boolean
   /**
+   * How long the provider remembers a key (Resend: 24 hours): a key used again
+   * after it is a fresh send. Absent when keys are not honoured, or never forgotten.
+   * A `RetryPolicy` whose attempts can span longer is refused (`checkKeyWindow`).
+   */
+  readonly idempotencyKeyWindow?: Duration.Duration
+  /**
    * Every call of this mailer ends (as `Unknown` if need be) within this long.
    * When set, the pipeline trusts it and runs no timer of its own around the
    * send; when absent, the pipeline bounds each send by `RetryPolicy.sendTimeout`.

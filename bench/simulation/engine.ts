@@ -1,0 +1,142 @@
+import { Clock, Duration, Effect, type Exit, type Fiber, FiberRef, type Scheduler } from "effect"
+
+/**
+ * A discrete-event runtime for the simulation: a controllable `Scheduler` (a
+ * FIFO of fiber tasks, run synchronously) and a `Clock` whose sleeps are
+ * timers in a heap. The driver runs every ready task, and when none is left,
+ * moves time straight to the earliest timer. This is `TestClock`'s model (time
+ * moves only when every fiber is suspended) without its polling: `TestClock`
+ * detects quiescence with real `setTimeout`s and walks every fiber per wake-up,
+ * which made the simulation spend most of its time idle.
+ *
+ * Everything the simulated code does is synchronous (memory and SQLite stores,
+ * node:crypto), so the run is a pure function of its inputs: the same seed gives
+ * the same interleaving, the same faults and the same table.
+ */
+
+interface Timer {
+  readonly at: number
+  readonly seq: number
+  readonly wake: () => void
+  cancelled: boolean
+}
+
+/** A binary min-heap of timers by (at, seq): ties wake in the order they were set. */
+class TimerHeap {
+  private readonly items: Array<Timer> = []
+  get size() {
+    return this.items.length
+  }
+  private less(a: Timer, b: Timer) {
+    return a.at < b.at || (a.at === b.at && a.seq < b.seq)
+  }
+  push(timer: Timer) {
+    const items = this.items
+    items.push(timer)
+    let i = items.length - 1
+    while (i > 0) {
+      const parent = (i - 1) >> 1
+      if (!this.less(items[i]!, items[parent]!)) break
+      ;[items[i], items[parent]] = [items[parent]!, items[i]!]
+      i = parent
+    }
+  }
+  pop(): Timer | undefined {
+    const items = this.items
+    const top = items[0]
+    const last = items.pop()
+    if (items.length > 0 && last !== undefined) {
+      items[0] = last
+      let i = 0
+      for (;;) {
+        const l = 2 * i + 1, r = l + 1
+        let smallest = i
+        if (l < items.length && this.less(items[l]!, items[smallest]!)) smallest = l
+        if (r < items.length && this.less(items[r]!, items[smallest]!)) smallest = r
+        if (smallest === i) break
+        ;[items[i], items[smallest]] = [items[smallest]!, items[i]!]
+        i = smallest
+      }
+    }
+    return top
+  }
+}
+
+/** One simulated world: its scheduler, its clock and the driver that runs them. */
+export class Simulation {
+  private tasks: Array<() => void> = []
+  private readonly timers = new TimerHeap()
+  private seq = 0
+  now: number
+
+  constructor(start = 0) {
+    this.now = start
+  }
+
+  /** Jittered sleeps make the time fractional milliseconds, as with `TestClock`. */
+  private nanos() {
+    return BigInt(Math.round(this.now * 1_000_000))
+  }
+
+  readonly scheduler: Scheduler.Scheduler = {
+    scheduleTask: (task) => void this.tasks.push(task),
+    shouldYield: (fiber) =>
+      fiber.currentOpCount > fiber.getFiberRef(FiberRef.currentMaxOpsBeforeYield)
+        ? fiber.getFiberRef(FiberRef.currentSchedulingPriority)
+        : false
+  }
+
+  readonly clock: Clock.Clock = {
+    [Clock.ClockTypeId]: Clock.ClockTypeId,
+    unsafeCurrentTimeMillis: () => this.now,
+    currentTimeMillis: Effect.sync(() => this.now),
+    unsafeCurrentTimeNanos: () => this.nanos(),
+    currentTimeNanos: Effect.sync(() => this.nanos()),
+    sleep: (duration) =>
+      Effect.async<void>((resume) => {
+        const millis = Duration.toMillis(duration)
+        if (!Number.isFinite(millis)) return // never wakes
+        const timer: Timer = { at: this.now + Math.max(0, millis), seq: this.seq++, wake: () => resume(Effect.void), cancelled: false }
+        this.timers.push(timer)
+        return Effect.sync(() => {
+          timer.cancelled = true
+        })
+      })
+  }
+
+  /** Runs every ready task, including those they schedule. */
+  private drain() {
+    while (this.tasks.length > 0) {
+      const batch = this.tasks
+      this.tasks = []
+      for (const task of batch) task()
+    }
+  }
+
+  /** Moves time to the earliest live timer and wakes it; false when no timer is left. */
+  private advance(): boolean {
+    for (;;) {
+      const timer = this.timers.pop()
+      if (timer === undefined) return false
+      if (timer.cancelled) continue
+      this.now = Math.max(this.now, timer.at)
+      timer.wake()
+      return true
+    }
+  }
+
+  /** Runs `effect` to its end in this world, synchronously. */
+  run<A, E>(effect: Effect.Effect<A, E>): Exit.Exit<A, E> {
+    const fiber: Fiber.RuntimeFiber<A, E> = Effect.runFork(Effect.withClock(effect, this.clock), { scheduler: this.scheduler })
+    for (;;) {
+      this.drain()
+      const exit = fiber.unsafePoll()
+      if (exit !== null) return exit
+      if (!this.advance()) throw new Error("simulation stalled: a fiber waits on something that is neither a task nor a timer")
+    }
+  }
+}
+
+/** Runs `effect` in a fresh simulated world starting at time 0, synchronously, as an Effect. */
+export const simulated = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+  Effect.suspend(() => new Simulation().run(effect))
