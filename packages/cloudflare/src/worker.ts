@@ -11,7 +11,7 @@ import {
 } from "@hookgate/core"
 import { Alerter, AlertStore } from "@hookgate/core/alerts"
 import { webhookRoutes, type WebhookRoutesOptions } from "@hookgate/core/http"
-import { type Mailer, MailerCircuit } from "@hookgate/core/mail"
+import { type Mailer, MailerCircuit, withKeyWindowCheck } from "@hookgate/core/mail"
 import { type Providers } from "@hookgate/core/providers"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -99,7 +99,8 @@ const unavailable = () =>
  * its own `MailerCircuit` (a layer's own, when it provides one).
  */
 export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): HookgateWorker => {
-  const withCircuit = Layer.merge(MailerCircuit.layer(), options.layer)
+  // A retry policy whose attempts could outlast the mailer's idempotency-key window is refused at build.
+  const withCircuit = Layer.merge(MailerCircuit.layer(), withKeyWindowCheck(options.layer))
   const withDeferredAlerts = Layer.map(withCircuit, (context) =>
     Context.add(context, Alerter, deferredAlerter(Context.get(context, Alerter), Context.get(context, AlertStore))))
   const logger = options.jsonLogs === false ? Layer.empty : Logger.json

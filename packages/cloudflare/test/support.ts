@@ -13,7 +13,7 @@ import {
   TEST_SECRET
 } from "@hookgate/core/testing"
 import { Cloudflare } from "@hookgate/cloudflare"
-import { Config, Effect, Layer, Logger, LogLevel, Redacted, type Tracer } from "effect"
+import { Config, Duration, Effect, Layer, Logger, LogLevel, Redacted, type Tracer } from "effect"
 
 export const SECRET_NAME = "TEST_WEBHOOK_SECRET"
 export const env = { [SECRET_NAME]: Redacted.value(TEST_SECRET) }
@@ -37,6 +37,8 @@ export interface HarnessOptions {
   readonly router?: Cloudflare.MakeWorkerOptions<unknown>["router"]
   /** A tracer the layer sets (`Layer.setTracer`). */
   readonly tracer?: Tracer.Tracer
+  /** The idempotency-key window the mailer declares (Resend's is 24 hours). */
+  readonly keyWindow?: Duration.DurationInput
 }
 
 /**
@@ -52,7 +54,7 @@ export const harness = (options: HarnessOptions = {}) => {
     Layer.succeed(OrderStore, store),
     Layer.succeed(Lease, lease),
     Layer.succeed(AlertStore, alertStore),
-    Layer.succeed(Mailer, mailer),
+    Layer.succeed(Mailer, options.keyWindow === undefined ? mailer : { ...mailer, idempotencyKeyWindow: Duration.decode(options.keyWindow) }),
     Layer.succeed(Alerter, {
       alert: (alert) =>
         Effect.promise(() => options.alertGate ?? Promise.resolve()).pipe(
