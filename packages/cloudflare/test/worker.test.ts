@@ -45,6 +45,22 @@ describe("makeWorker: fetch", () => {
     expect(builds()).toBe(2) // the failed attempt, then the one that is kept
   })
 
+  it("refuses to build a layer whose retry policy outlasts the mailer's key window: 503, and the log says why", async () => {
+    const lines: Array<string> = []
+    const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)))
+    try {
+      const { worker } = harness({ logs: true, maxAttempts: 12, keyWindow: "24 hours" })
+      const { ctx } = executionContext()
+      expect(await json(await worker.fetch(await webhook("o1"), env, ctx))).toEqual({ status: 503, body: { status: "unavailable" } })
+    } finally {
+      spy.mockRestore()
+    }
+    expect(lines.join("\n")).toMatch(/12 attempts can span [\d.]+ h, past [^ ]+ idempotency-key window of 24 h/)
+    // The default policy fits the same window.
+    const { worker } = harness({ keyWindow: "24 hours" })
+    expect((await worker.fetch(await webhook("o1"), env, executionContext().ctx)).status).toBe(200)
+  })
+
   it("the buyer's email goes out before the answer; the owner's alert through ctx.waitUntil after it", async () => {
     let openChannel = () => {}
     const alertGate = new Promise<void>((resolve) => (openChannel = resolve))
@@ -128,22 +144,6 @@ describe("makeWorker: scheduled", () => {
     // A second run finds nothing due.
     await worker.scheduled({ cron: "*/10 * * * *", scheduledTime: now }, env, ctx)
     expect(await Effect.runPromise(mailer.delivered)).toHaveLength(1)
-  })
-
-  it("refuses to build a layer whose retry policy outlasts the mailer's key window: 503, and the log says why", async () => {
-    const lines: Array<string> = []
-    const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)))
-    try {
-      const { worker } = harness({ logs: true, maxAttempts: 12, keyWindow: "24 hours" })
-      const { ctx } = executionContext()
-      expect(await json(await worker.fetch(await webhook("o1"), env, ctx))).toEqual({ status: 503, body: { status: "unavailable" } })
-    } finally {
-      spy.mockRestore()
-    }
-    expect(lines.join("\n")).toMatch(/12 attempts can span [\d.]+ h, past [^ ]+ idempotency-key window of 24 h/)
-    // The default policy fits the same window.
-    const { worker } = harness({ keyWindow: "24 hours" })
-    expect((await worker.fetch(await webhook("o1"), env, executionContext().ctx)).status).toBe(200)
   })
 
   it("logs the sweep's report as fields of one JSON line", async () => {
