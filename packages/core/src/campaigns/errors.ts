@@ -1,9 +1,9 @@
-import * as Schema from "effect/Schema"
+import * as Data from "effect/Data"
 
 /** No campaign under that id (404). */
-export class CampaignNotFound extends Schema.TaggedError<CampaignNotFound>()("CampaignNotFound", {
-  campaignId: Schema.String
-}) {
+export class CampaignNotFound extends Data.TaggedError("CampaignNotFound")<{
+  readonly campaignId: string
+}> {
   override get message() {
     return `no campaign ${this.campaignId}`
   }
@@ -14,13 +14,13 @@ export class CampaignNotFound extends Schema.TaggedError<CampaignNotFound>()("Ca
  * completed campaign, resuming one that is not paused, starting one that already started):
  * nothing changed (409). `state` is the state as `status` shows it (`completed` included).
  */
-export class CampaignStateError extends Schema.TaggedError<CampaignStateError>()("CampaignStateError", {
-  campaignId: Schema.String,
-  state: Schema.String,
-  operation: Schema.String,
+export class CampaignStateError extends Data.TaggedError("CampaignStateError")<{
+  readonly campaignId: string
+  readonly state: string
+  readonly operation: string
   /** Why, and what to do instead. */
-  reason: Schema.String
-}) {
+  readonly reason: string
+}> {
   override get message() {
     return `campaign ${this.campaignId} is ${this.state}: cannot ${this.operation} it (${this.reason})`
   }
@@ -30,10 +30,10 @@ export class CampaignStateError extends Schema.TaggedError<CampaignStateError>()
  * A campaign id already names a campaign (409). A draft may be replaced by asking for it
  * (`replace`); a campaign that ever started never can (its recipients have been sent to).
  */
-export class CampaignExists extends Schema.TaggedError<CampaignExists>()("CampaignExists", {
-  campaignId: Schema.String,
-  state: Schema.String
-}) {
+export class CampaignExists extends Data.TaggedError("CampaignExists")<{
+  readonly campaignId: string
+  readonly state: string
+}> {
   override get message() {
     return this.state === "draft"
       ? `campaign ${this.campaignId} already exists (a draft): to change its template or recipients, replace it (hookgate campaigns create --replace, or POST /admin/campaigns?replace=true)`
@@ -42,21 +42,21 @@ export class CampaignExists extends Schema.TaggedError<CampaignExists>()("Campai
 }
 
 /** The recipient stream held something that is not a recipient. */
-export class InvalidRecipient extends Schema.TaggedError<InvalidRecipient>()("InvalidRecipient", {
-  campaignId: Schema.String,
-  position: Schema.Int,
-  detail: Schema.String
-}) {
+export class InvalidRecipient extends Data.TaggedError("InvalidRecipient")<{
+  readonly campaignId: string
+  readonly position: number
+  readonly detail: string
+}> {
   override get message() {
     return `campaign ${this.campaignId}: recipient #${this.position} is invalid: ${this.detail}`
   }
 }
 
 /** The campaign id or template is not valid. */
-export class InvalidCampaign extends Schema.TaggedError<InvalidCampaign>()("InvalidCampaign", {
-  campaignId: Schema.String,
-  detail: Schema.String
-}) {
+export class InvalidCampaign extends Data.TaggedError("InvalidCampaign")<{
+  readonly campaignId: string
+  readonly detail: string
+}> {
   override get message() {
     return `campaign ${this.campaignId} is invalid: ${this.detail}`
   }
@@ -67,13 +67,13 @@ export class InvalidCampaign extends Schema.TaggedError<InvalidCampaign>()("Inva
  * could never be stored (D1 refuses a string or row over 2,000,000 bytes), so creation
  * stops with a 400 naming it rather than failing retryably forever.
  */
-export class RecipientTooLarge extends Schema.TaggedError<RecipientTooLarge>()("RecipientTooLarge", {
-  campaignId: Schema.String,
-  position: Schema.Int,
-  email: Schema.String,
-  bytes: Schema.Int,
-  limit: Schema.Int
-}) {
+export class RecipientTooLarge extends Data.TaggedError("RecipientTooLarge")<{
+  readonly campaignId: string
+  readonly position: number
+  readonly email: string
+  readonly bytes: number
+  readonly limit: number
+}> {
   override get message() {
     return `campaign ${this.campaignId}: recipient #${this.position} (${this.email}) is ${this.bytes} bytes, over the limit of ${this.limit}`
   }

@@ -1,45 +1,45 @@
+import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
-import * as Schema from "effect/Schema"
 
 // The four classes every mailer maps its failures into.
 
 /** Safe to retry: 429, 5xx, a network failure before the request was written. */
-export class Transient extends Schema.TaggedError<Transient>()("Transient", {
-  mailer: Schema.String,
-  detail: Schema.String,
+export class Transient extends Data.TaggedError("Transient")<{
+  readonly mailer: string
+  readonly detail: string
   /** The provider asked us to wait at least this long (Retry-After). */
-  retryAfter: Schema.optional(Schema.DurationFromSelf),
+  readonly retryAfter?: Duration.Duration | undefined
   /** The owner should hear of it (a daily or monthly quota, say). */
-  alert: Schema.optional(Schema.Boolean)
-}) {
+  readonly alert?: boolean | undefined
+}> {
   override get message() {
     return `${this.mailer}: transient failure: ${this.detail}`
   }
 }
 
 /** Permanent: an invalid address, a validation error. Retrying will not help. */
-export class Rejected extends Schema.TaggedError<Rejected>()("Rejected", {
-  mailer: Schema.String,
-  detail: Schema.String,
-  code: Schema.optional(Schema.String),
+export class Rejected extends Data.TaggedError("Rejected")<{
+  readonly mailer: string
+  readonly detail: string
+  readonly code?: string | undefined
   /**
    * The mailer says an earlier request under this idempotency key was accepted and this
    * one differs (Resend's 409 `invalid_idempotent_request`: the From or the content
    * changed between attempts). For an order whose earlier attempt was uncertain, the
    * email went out: the pipeline records it sent, never `failed`.
    */
-  keyAlreadyUsed: Schema.optional(Schema.Boolean)
-}) {
+  readonly keyAlreadyUsed?: boolean | undefined
+}> {
   override get message() {
     return `${this.mailer}: rejected: ${this.detail}`
   }
 }
 
 /** The provider may or may not have accepted it: a timeout after the request was sent. */
-export class Unknown extends Schema.TaggedError<Unknown>()("Unknown", {
-  mailer: Schema.String,
-  detail: Schema.String
-}) {
+export class Unknown extends Data.TaggedError("Unknown")<{
+  readonly mailer: string
+  readonly detail: string
+}> {
   override get message() {
     return `${this.mailer}: outcome unknown: ${this.detail}`
   }
@@ -52,12 +52,12 @@ export class Unknown extends Schema.TaggedError<Unknown>()("Unknown", {
  * held, and the `MailerCircuit` stops sending through this mailer until a probe
  * succeeds.
  */
-export class Misconfigured extends Schema.TaggedError<Misconfigured>()("Misconfigured", {
-  mailer: Schema.String,
-  detail: Schema.String,
+export class Misconfigured extends Data.TaggedError("Misconfigured")<{
+  readonly mailer: string
+  readonly detail: string
   /** The provider's error code (`restricted_api_key`, `E_SENDER_NOT_VERIFIED`, `http_404`). */
-  code: Schema.String
-}) {
+  readonly code: string
+}> {
   override get message() {
     return `${this.mailer}: misconfigured (${this.code}): ${this.detail}`
   }

@@ -1,11 +1,11 @@
 import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
+import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Random from "effect/Random"
 import * as Schedule from "effect/Schedule"
-import * as Schema from "effect/Schema"
 import { RetryPolicy, type RetryPolicyShape } from "../orders/retry-policy.js"
 import { Mailer, type MailerShape } from "./mailer.js"
 
@@ -36,12 +36,12 @@ const hours = (millis: number) => `${Number((millis / 3_600_000).toFixed(1))} h`
  * retry after the window is a fresh send under the same key, so an earlier send
  * whose answer was lost becomes a second email.
  */
-export class KeyWindowExceeded extends Schema.TaggedError<KeyWindowExceeded>()("KeyWindowExceeded", {
-  mailer: Schema.String,
-  maxAttempts: Schema.Number,
-  spanMillis: Schema.Number,
-  windowMillis: Schema.Number
-}) {
+export class KeyWindowExceeded extends Data.TaggedError("KeyWindowExceeded")<{
+  readonly mailer: string
+  readonly maxAttempts: number
+  readonly spanMillis: number
+  readonly windowMillis: number
+}> {
   override get message() {
     return `the RetryPolicy's ${this.maxAttempts} attempts can span ${hours(this.spanMillis)}, ` +
       `past ${this.mailer}'s idempotency-key window of ${hours(this.windowMillis)}: ` +

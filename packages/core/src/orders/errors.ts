@@ -1,24 +1,25 @@
+import * as Data from "effect/Data"
 import * as Schema from "effect/Schema"
 
 /** The order kernel's failures (statuses in http/contract.ts). */
 
 /** The same order key arrived with a different payload (409 `conflict`). */
-export class OrderConflict extends Schema.TaggedError<OrderConflict>()("OrderConflict", {
-  orderKey: Schema.String,
-  existingStatus: Schema.String,
-  existingHash: Schema.String,
-  incomingHash: Schema.String
-}) {
+export class OrderConflict extends Data.TaggedError("OrderConflict")<{
+  readonly orderKey: string
+  readonly existingStatus: string
+  readonly existingHash: string
+  readonly incomingHash: string
+}> {
   override get message() {
     return `order ${this.orderKey} already exists with a different payload`
   }
 }
 
 /** The store could not be reached or failed (503 `unavailable`; the provider retries). */
-export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("StoreUnavailable", {
-  operation: Schema.String,
-  cause: Schema.optional(Schema.Defect)
-}) {
+export class StoreUnavailable extends Data.TaggedError("StoreUnavailable")<{
+  readonly operation: string
+  readonly cause?: unknown | undefined
+}> {
   override get message() {
     return `order store unavailable during ${this.operation}`
   }

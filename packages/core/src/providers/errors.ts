@@ -1,11 +1,12 @@
+import * as Data from "effect/Data"
 import * as Schema from "effect/Schema"
 
 /** The failures of verifying and decoding a webhook (statuses in http/contract.ts). */
 
 /** No provider of that name is mounted (404). */
-export class UnknownProvider extends Schema.TaggedError<UnknownProvider>()("UnknownProvider", {
-  provider: Schema.String
-}) {
+export class UnknownProvider extends Data.TaggedError("UnknownProvider")<{
+  readonly provider: string
+}> {
   override get message() {
     return `no webhook provider named "${this.provider}" is mounted`
   }
@@ -22,29 +23,29 @@ export const SignatureFailure = Schema.Literal(
 export type SignatureFailure = typeof SignatureFailure.Type
 
 /** Says which check failed; never carries a secret or an expected signature. */
-export class SignatureError extends Schema.TaggedError<SignatureError>()("SignatureError", {
-  provider: Schema.String,
-  reason: SignatureFailure,
-  detail: Schema.String
-}) {
+export class SignatureError extends Data.TaggedError("SignatureError")<{
+  readonly provider: string
+  readonly reason: SignatureFailure
+  readonly detail: string
+}> {
   override get message() {
     return `${this.provider} signature rejected (${this.reason}): ${this.detail}`
   }
 }
 
 /** A verified body that is not UTF-8 JSON, or does not decode to an event or a valid fulfilment (400). */
-export class MalformedPayload extends Schema.TaggedError<MalformedPayload>()("MalformedPayload", {
-  provider: Schema.String,
-  detail: Schema.String,
+export class MalformedPayload extends Data.TaggedError("MalformedPayload")<{
+  readonly provider: string
+  readonly detail: string
   /** The provider's object id, where the payload let it be read (set by `fulfilOn`). */
-  objectId: Schema.optional(Schema.String),
+  readonly objectId?: string | undefined
   /**
    * A decoded order id or email broke a rule (a control character, over-long): the
    * event can never become an order, so it stays 400 (still stored as a receipt).
    * Any other fulfilment failure of a verified paying event is `Unfulfillable` (500).
    */
-  invalidInput: Schema.optional(Schema.Boolean)
-}) {
+  readonly invalidInput?: boolean | undefined
+}> {
   override get message() {
     return `${this.provider} payload is malformed: ${this.detail}`
   }
@@ -56,12 +57,12 @@ export class MalformedPayload extends Schema.TaggedError<MalformedPayload>()("Ma
  * and answered 500 `unfulfillable` so that the provider keeps retrying, as for a
  * transient error, while the owner looks.
  */
-export class Unfulfillable extends Schema.TaggedError<Unfulfillable>()("Unfulfillable", {
-  provider: Schema.String,
-  eventId: Schema.String,
-  objectId: Schema.NullOr(Schema.String),
-  detail: Schema.String
-}) {
+export class Unfulfillable extends Data.TaggedError("Unfulfillable")<{
+  readonly provider: string
+  readonly eventId: string
+  readonly objectId: string | null
+  readonly detail: string
+}> {
   override get message() {
     return `${this.provider} event ${this.eventId} pays but cannot be fulfilled: ${this.detail}`
   }

@@ -1,21 +1,21 @@
-import * as Schema from "effect/Schema"
+import * as Data from "effect/Data"
 
 /** A message could not be handed to the queue. */
-export class QueueUnavailable extends Schema.TaggedError<QueueUnavailable>()("QueueUnavailable", {
-  queue: Schema.String,
-  cause: Schema.optional(Schema.Defect)
-}) {
+export class QueueUnavailable extends Data.TaggedError("QueueUnavailable")<{
+  readonly queue: string
+  readonly cause?: unknown | undefined
+}> {
   override get message() {
     return `queue ${this.queue} did not take the message(s)`
   }
 }
 
 /** A message body that no handler can read: retrying will not help. */
-export class UnreadableMessage extends Schema.TaggedError<UnreadableMessage>()("UnreadableMessage", {
-  queue: Schema.String,
-  messageId: Schema.String,
-  detail: Schema.String
-}) {
+export class UnreadableMessage extends Data.TaggedError("UnreadableMessage")<{
+  readonly queue: string
+  readonly messageId: string
+  readonly detail: string
+}> {
   override get message() {
     return `message ${this.messageId} on ${this.queue} cannot be read: ${this.detail}`
   }

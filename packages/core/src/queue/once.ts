@@ -5,7 +5,6 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import { Metrics } from "../observability/metrics.js"
 import { step } from "../internal/spans.js"
 import type { StoreUnavailable } from "../orders/errors.js"
@@ -28,10 +27,10 @@ interface OnceResultDefinition extends Data.TaggedEnum.WithGenerics<1> {
 export const OnceResult = Data.taggedEnum<OnceResultDefinition>()
 
 /** The effect outlived its time inside the lease; its lease is released and the message retried. */
-export class OnceTimeout extends Schema.TaggedError<OnceTimeout>()("OnceTimeout", {
-  messageKey: Schema.String,
-  timeoutMillis: Schema.Number
-}) {
+export class OnceTimeout extends Data.TaggedError("OnceTimeout")<{
+  readonly messageKey: string
+  readonly timeoutMillis: number
+}> {
   override get message() {
     return `message ${this.messageKey}: the effect did not finish within ${this.timeoutMillis} ms`
   }
