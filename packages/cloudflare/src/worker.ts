@@ -9,9 +9,9 @@ import {
   sweep,
   type SweepOptions
 } from "@hookgate/core"
-import { Alerter, AlertStore } from "@hookgate/core/alerts"
+import type { Alerter, AlertStore } from "@hookgate/core/alerts"
 import { webhookRoutes, type WebhookRoutesOptions } from "@hookgate/core/http"
-import { type Mailer, MailerCircuit, withKeyWindowCheck } from "@hookgate/core/mail"
+import type { Mailer } from "@hookgate/core/mail"
 import { type Providers } from "@hookgate/core/providers"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -20,9 +20,9 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Runtime from "effect/Runtime"
 import { Background, makeBackground } from "./background.js"
-import { deferredAlerter } from "./deferred-alerter.js"
-import { layerEnv, type WorkerEnv } from "./env.js"
+import type { WorkerEnv } from "./env.js"
 import { QueueNotConfigured } from "./errors.js"
+import { isolateLayer } from "./isolate-layer.js"
 import { type HeldRuntime, isolateRuntime } from "./isolate.js"
 import { consumeBatch, type QueueConsumer } from "./queue.js"
 import type { WorkerExecutionContext, WorkerMessageBatch, WorkerScheduledController } from "./runtime-types.js"
@@ -99,14 +99,10 @@ const unavailable = () =>
  * its own `MailerCircuit` (a layer's own, when it provides one).
  */
 export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): HookgateWorker => {
-  // A retry policy whose attempts could outlast the mailer's idempotency-key window is refused at build.
-  const withCircuit = Layer.merge(MailerCircuit.layer(), withKeyWindowCheck(options.layer))
-  const withDeferredAlerts = Layer.map(withCircuit, (context) =>
-    Context.add(context, Alerter, deferredAlerter(Context.get(context, Alerter), Context.get(context, AlertStore))))
-  const logger = options.jsonLogs === false ? Layer.empty : Logger.json
+  const jsonLogs = options.jsonLogs !== false
   const runtimes = isolateRuntime(
-    (env) => withDeferredAlerts.pipe(Layer.provide(layerEnv(env)), Layer.provideMerge(logger)),
-    logger
+    (env) => isolateLayer<WorkerServices | R, E>(options.layer, env, jsonLogs),
+    jsonLogs ? Logger.json : Layer.empty
   )
   const app = options.router ?? webhookRoutes(options.webhooks)
   const handlers = new WeakMap<

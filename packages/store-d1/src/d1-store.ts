@@ -1,9 +1,12 @@
-import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Reactivity from "@effect/experimental/Reactivity"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { D1Client } from "@effect/sql-d1"
 import { SqlStore } from "@hookgate/store-sql"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { applyMigrations } from "./apply-migrations.js"
-import { layerBatchAtomic } from "./batch-atomic.js"
+import { batchAtomic } from "./batch-atomic.js"
 import type { D1Database } from "./database.js"
 import type { D1MigrationError } from "./errors.js"
 
@@ -34,11 +37,23 @@ export const layerClient = (
  * campaign ledgers) on Cloudflare D1: store-sql's protocol, unchanged,
  * over `@effect/sql-d1`. Every lease step is one statement; the steps that must
  * stand or fall together run as one D1 `batch()`.
+ *
+ * Built as one layer step (migrations, client, `SqlAtomic`, stores) rather than
+ * `SqlStore.layer()` provided with `layerBatchAtomic()` and `layerClient`: each
+ * `Layer.provide`/`provideMerge` is a memoized step of its own when the layer is
+ * built, which a Worker pays on an isolate's first request.
  */
 export const layer = (
   options: D1StoreOptions
 ): Layer.Layer<SqlStore.SqlStoreServices | D1Client.D1Client | SqlClient.SqlClient, D1MigrationError> =>
-  SqlStore.layer().pipe(
-    Layer.provide(layerBatchAtomic()),
-    Layer.provideMerge(layerClient(options))
-  )
+  Layer.scopedContext(Effect.gen(function*() {
+    if (options.migrate === true) yield* applyMigrations(options.db)
+    const client = yield* D1Client.make({ db: options.db }).pipe(
+      Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make)
+    )
+    const clients = Context.make(D1Client.D1Client, client).pipe(Context.add(SqlClient.SqlClient, client))
+    const stores = yield* Layer.buildWithScope(SqlStore.layer(), yield* Effect.scope).pipe(
+      Effect.provide(Context.add(clients, SqlStore.SqlAtomic, batchAtomic(client)))
+    )
+    return Context.merge(clients, stores)
+  }))

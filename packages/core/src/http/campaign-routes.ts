@@ -1,6 +1,7 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -9,6 +10,7 @@ import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
 import { Campaigns } from "../campaigns/campaigns.js"
 import { CampaignTemplate } from "../campaigns/campaign.js"
+import { fieldsMessage } from "../internal/fields-message.js"
 import { answerCampaignError, type CampaignRouteError } from "./contract.js"
 import { readBodyLimited } from "./read-body.js"
 
@@ -40,7 +42,11 @@ const recipientLine = (line: string): unknown => {
   }
 }
 
-class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", { detail: Schema.String }) {}
+class BadRequest extends Data.TaggedError("BadRequest")<{ readonly detail: string }> {
+  override get message() {
+    return fieldsMessage(this, ["detail"])
+  }
+}
 
 const campaignErrors: ReadonlySet<string> = new Set<CampaignRouteError["_tag"]>([
   "CampaignNotFound",

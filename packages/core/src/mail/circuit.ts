@@ -150,6 +150,11 @@ export const noCircuit: MailerCircuitShape = {
 export class MailerCircuit extends Context.Reference<MailerCircuit>()("@hookgate/core/MailerCircuit", {
   defaultValue: () => noCircuit
 }) {
+  /** A breaker of its own, as a service: what `layer` provides. */
+  static make(options: MailerCircuitOptions = {}): Effect.Effect<MailerCircuitShape> {
+    return make(options)
+  }
+
   /** A breaker of its own (one per pipeline: a tenant's mailer is not another's). */
   static layer(options: MailerCircuitOptions = {}): Layer.Layer<MailerCircuit> {
     return Layer.effect(MailerCircuit, make(options))

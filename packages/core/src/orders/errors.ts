@@ -1,5 +1,5 @@
 import * as Data from "effect/Data"
-import * as Schema from "effect/Schema"
+import { fieldsMessage } from "../internal/fields-message.js"
 
 /** The order kernel's failures (statuses in http/contract.ts). */
 
@@ -26,12 +26,20 @@ export class StoreUnavailable extends Data.TaggedError("StoreUnavailable")<{
 }
 
 /** No order under that key. */
-export class OrderNotFound extends Schema.TaggedError<OrderNotFound>()("OrderNotFound", {
-  orderKey: Schema.String
-}) {}
+export class OrderNotFound extends Data.TaggedError("OrderNotFound")<{
+  readonly orderKey: string
+}> {
+  override get message() {
+    return fieldsMessage(this, ["orderKey"])
+  }
+}
 
 /** The merchant's renderer threw or failed for an order. */
-export class RenderError extends Schema.TaggedError<RenderError>()("RenderError", {
-  orderKey: Schema.String,
-  detail: Schema.String
-}) {}
+export class RenderError extends Data.TaggedError("RenderError")<{
+  readonly orderKey: string
+  readonly detail: string
+}> {
+  override get message() {
+    return fieldsMessage(this, ["orderKey", "detail"])
+  }
+}

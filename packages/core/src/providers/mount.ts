@@ -21,8 +21,10 @@ export const mountWhenSet = <E, R>(
   secrets: string | Option.Option<Secrets>,
   mount: (secrets: Secrets) => Layer.Layer<never, E, R>
 ): Layer.Layer<never, E | ConfigError.ConfigError, R> => {
-  const whenSome = (set: Option.Option<Secrets>) => Option.match(set, { onNone: () => Layer.empty, onSome: mount })
-  return typeof secrets === "string"
-    ? Layer.unwrapEffect(Effect.map(Config.option(secretsConfig(secrets)), whenSome))
-    : whenSome(secrets)
+  if (typeof secrets !== "string") return Option.match(secrets, { onNone: () => Layer.empty, onSome: mount })
+  // One layer step (not Layer.unwrapEffect's several): the mounted layer is built in the same memo map.
+  return Layer.scopedDiscard(Effect.flatMap(Config.option(secretsConfig(secrets)), (set) =>
+    Option.isNone(set) ? Effect.void : Effect.gen(function*() {
+      yield* Layer.buildWithMemoMap(mount(set.value), yield* Layer.CurrentMemoMap, yield* Effect.scope)
+    })))
 }

@@ -46,12 +46,20 @@ export class Providers extends Context.Tag("@hookgate/core/Providers")<Providers
   static layer<const Sources extends ReadonlyArray<ProviderSource<any, any>>>(
     ...sources: Sources
   ): Layer.Layer<Providers, SourceError<Sources[number]>, Exclude<SourceContext<Sources[number]>, Providers>> {
-    const registrations = sources.map((source): Layer.Layer<never, any, any> =>
-      Layer.isLayer(source) ? source : Providers.register(source as Effect.Effect<WebhookProvider, any, any>)
-    )
-    return Layer.mergeAll(Layer.empty, ...registrations).pipe(
-      Layer.provideMerge(Layer.effect(Providers, makeRegistry([])))
-    ) as Layer.Layer<Providers, any, any>
+    // One layer step: the registry, then each source mounted on it in order, a layer
+    // source built in the same memo map as the rest (Layer.provideMerge and mergeAll
+    // would be memoized steps of their own, on a Worker's first request).
+    return Layer.scopedContext(Effect.gen(function*() {
+      const registry = yield* makeRegistry([])
+      const context = Context.make(Providers, registry)
+      const memoMap = yield* Layer.CurrentMemoMap
+      const scope = yield* Effect.scope
+      for (const source of sources) {
+        if (Layer.isLayer(source)) yield* Effect.provide(Layer.buildWithMemoMap(source, memoMap, scope), context)
+        else yield* registry.register(yield* (source as Effect.Effect<WebhookProvider, any, any>))
+      }
+      return context
+    })) as Layer.Layer<Providers, any, any>
   }
 
   /**
