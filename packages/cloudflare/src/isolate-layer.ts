@@ -12,10 +12,10 @@ import { deferredAlerter } from "./deferred-alerter.js"
 import { configProviderFromEnv, WorkerEnv } from "./env.js"
 
 type Env = Readonly<Record<string, unknown>>
+type Needs = Mailer | RetryPolicy | Alerter | AlertStore
 
 /** The console JSON logger `Logger.json` installs: the same instance (Effect keeps it as a global value). */
 const consoleJsonLogger = globalValue(Symbol.for("effect/Logger/jsonLogger"), () => Logger.withConsoleLog(Logger.jsonLogger))
-type Needs = Mailer | RetryPolicy | Alerter | AlertStore
 
 /**
  * The runtime's layer for one `env`, built as ONE layer step around the user's
