@@ -1,9 +1,62 @@
+import { D1Store } from "@hookgate/store-d1"
+import { PgStore } from "@hookgate/store-pg"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { layerMemoryLedgers, layerMemoryStore } from "@hookgate/core/testing"
-import { Layer } from "effect"
+import { Effect, Layer, Redacted } from "effect"
+import { d1Binding, disposeD1, freshD1 } from "./d1.js"
+import { simulated } from "./engine.js"
+import { disposePg, freshPg, pgWorldIo } from "./pg.js"
+import { RealIo } from "./real-io.js"
 
-/** The stores a simulation runs on: the in-memory doubles, or SQLite in memory (no file, no fsync: the same SQL). */
-export type StoreKind = "memory" | "sqlite"
+/**
+ * The stores a simulation runs on: the in-memory doubles, SQLite in memory (no
+ * file, no fsync: the same SQL), D1 on Miniflare's workerd, Postgres on a
+ * throwaway server. Each shard gets a fresh store: a new in-memory one, a new D1
+ * database, a new Postgres database.
+ */
+export type StoreKind = "memory" | "sqlite" | "d1" | "pg"
 
-export const storeLayer = (kind: StoreKind) =>
-  kind === "memory" ? Layer.merge(layerMemoryStore, layerMemoryLedgers) : SqliteStore.layer({ filename: ":memory:" })
+export const storeKinds: ReadonlyArray<StoreKind> = ["memory", "sqlite", "d1", "pg"]
+
+/** Whether the store is real I/O (its worlds run on `Simulation.runAsync`, one shard at a time on one thread). */
+export const isRealIo = (kind: StoreKind) => kind === "d1" || kind === "pg"
+
+const memoryLayer = Layer.merge(layerMemoryStore, layerMemoryLedgers)
+
+export type StoreServices = Layer.Layer.Success<typeof memoryLayer>
+
+/**
+ * Runs `world` (given its store layer) in a fresh simulated world on a fresh
+ * store of `kind`; the D1 or Postgres database is made before the world starts
+ * (real I/O outside simulated time) and, for Postgres, dropped after it.
+ */
+export const inStoreWorld = <A, E>(
+  kind: StoreKind,
+  world: (store: Layer.Layer<StoreServices, unknown>) => Effect.Effect<A, E>
+): Effect.Effect<A, E | unknown> => {
+  switch (kind) {
+    case "memory":
+      return simulated(world(memoryLayer))
+    case "sqlite":
+      return simulated(world(SqliteStore.layer({ filename: ":memory:" })))
+    case "d1":
+      return Effect.flatMap(Effect.promise(freshD1), (target) => {
+        const binding = d1Binding(target)
+        const io = new RealIo({ rounds: true, flush: binding.flush })
+        binding.attach(io)
+        return simulated(world(D1Store.layer({ db: binding.db, migrate: true })), io)
+      })
+    case "pg":
+      return Effect.acquireUseRelease(
+        Effect.promise(async () => {
+          const database = await freshPg()
+          return { database, world: await pgWorldIo(database.name) }
+        }),
+        ({ database, world: { io } }) => simulated(world(PgStore.layer({ url: Redacted.make(database.url) })), io),
+        ({ database, world }) => Effect.promise(() => world.close().then(database.drop))
+      )
+  }
+}
+
+/** Stops the Miniflare and Postgres servers this thread started for D1 and Postgres worlds. */
+export const disposeStores = () => Promise.all([disposeD1(), disposePg()]).then(() => undefined)
