@@ -73,8 +73,17 @@ export class Simulation {
   private seq = 0
   now: number
 
-  constructor(start = 0) {
+  /**
+   * `wholeMillis`: the clock reads whole milliseconds, as a real one does (the
+   * timers keep their fractions). Postgres binds times as BIGINT and refuses a
+   * fractional one, so the worlds on real stores read time this way.
+   */
+  constructor(start = 0, private readonly wholeMillis = false) {
     this.now = start
+  }
+
+  private millis() {
+    return this.wholeMillis ? Math.floor(this.now) : this.now
   }
 
   /** Jittered sleeps make the time fractional milliseconds, as with `TestClock`. */
@@ -92,8 +101,8 @@ export class Simulation {
 
   readonly clock: Clock.Clock = {
     [Clock.ClockTypeId]: Clock.ClockTypeId,
-    unsafeCurrentTimeMillis: () => this.now,
-    currentTimeMillis: Effect.sync(() => this.now),
+    unsafeCurrentTimeMillis: () => this.millis(),
+    currentTimeMillis: Effect.sync(() => this.millis()),
     unsafeCurrentTimeNanos: () => this.nanos(),
     currentTimeNanos: Effect.sync(() => this.nanos()),
     sleep: (duration) =>
@@ -185,4 +194,4 @@ const stalled = () => new Error("simulation stalled: a fiber waits on something 
 export const simulated = <A, E>(effect: Effect.Effect<A, E>, io?: RealIo): Effect.Effect<A, E> =>
   io === undefined
     ? Effect.suspend(() => new Simulation().run(effect))
-    : Effect.flatten(Effect.promise(() => new Simulation().runAsync(effect, io)))
+    : Effect.flatten(Effect.promise(() => new Simulation(0, true).runAsync(effect, io)))
