@@ -171,12 +171,12 @@ export class Simulation {
           this.tasks = []
           for (let i = 0; i < batch.length; i++) {
             batch[i]!()
-            if (io.pending > 0) await io.settle(i + 1 < batch.length || this.tasks.length > 0)
+            if (io.pending > 0) await io.settle(() => i + 1 < batch.length || this.tasks.length > 0)
           }
         }
         const exit = fiber.unsafePoll()
         if (exit !== null) return exit
-        if (io.pending > 0) await io.settle(false)
+        if (io.pending > 0) await io.settle(() => this.tasks.length > 0)
         else if (!this.advance()) throw stalled()
       }
     } finally {

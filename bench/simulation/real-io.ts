@@ -82,16 +82,17 @@ export class RealIo {
 
   /**
    * Waits until no call is in flight and every completion is released (in call
-   * order), or, when `othersReady`, until the calls in flight are blocked.
+   * order), or until the calls in flight are blocked and some task is `ready`
+   * (when the blocked calls wait on a completion held here, it is released first).
    */
-  async settle(othersReady: boolean): Promise<void> {
-    const canBlock = othersReady && this.options.blocked !== undefined
-    if (canBlock && this.blockedAt === this.version) return // nothing started or finished since they were found blocked
+  async settle(ready: () => boolean): Promise<void> {
+    if (this.blockedAt === this.version && ready()) return // nothing started or finished since they were found blocked
     let idleSince = Date.now()
     for (;;) {
       let blocked = false
       if (this.inFlight > 0) {
         this.options.flush?.()
+        const canBlock = this.options.blocked !== undefined && (this.held.length > 0 || ready())
         if (await this.changed(canBlock ? 5 : 1_000)) {
           idleSince = Date.now()
           continue
@@ -113,7 +114,7 @@ export class RealIo {
         // Promise continuations (an Effect resuming on a resolved promise) run before the next macrotask.
         await new Promise<void>((resolve) => setImmediate(resolve))
       }
-      if (blocked || this.pending === 0) return // blocked: the ready fibers run now
+      if (this.pending === 0 || (blocked && ready())) return // blocked: the ready fibers run now
     }
   }
 
