@@ -11,7 +11,7 @@ import { RecordingAlerter } from "@hookgate/core/testing"
 import { Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Random, Stream } from "effect"
 import { asProcess, type FaultRates, noFaults, faultyCampaignStore } from "./faults.js"
 import { makeInbox, makeSimulatedMailer } from "./mailer.js"
-import { inStoreWorld, type StoreKind, type StoreServices } from "./stores.js"
+import { eachShard, inStoreWorld, type StoreKind, type StoreServices } from "./stores.js"
 import { Rng, shardSeed } from "./rng.js"
 import { type Shard, type ShardRange, shardsOf } from "./shards.js"
 
@@ -61,12 +61,12 @@ const skippingReserved = (store: CampaignStoreShape): CampaignStoreShape => {
 export const simulateCampaign = (config: CampaignConfig): Effect.Effect<CampaignTally, unknown> =>
   Effect.suspend(() => {
     const chosen = shardsOf(config.recipients, config.shard ?? DEFAULT_CAMPAIGN_SHARD, config.shards)
-    return Effect.reduce(chosen, emptyCampaignTally, (total, shard) =>
-      Effect.map(
+    return Effect.map(
+      eachShard(config.store, chosen, (shard) =>
         inStoreWorld(config.store, (store) =>
-          runCampaign(config, shard, store).pipe(Effect.withRandom(Random.make(shardSeed(config.seed, shard.index))))),
-        (tally) => addCampaignTallies(total, tally)
-      ))
+          runCampaign(config, shard, store).pipe(Effect.withRandom(Random.make(shardSeed(config.seed, shard.index)))))),
+      (tallies) => tallies.reduce(addCampaignTallies, emptyCampaignTally)
+    )
   })
 
 const emptyCampaignTally: CampaignTally = { recipients: 0, emails: 0, skipped: 0, duplicates: 0, failed: 0, deliveries: 0 }

@@ -11,7 +11,8 @@ import type { RealIo } from "./real-io.js"
  * made, so a round's results do not depend on timing. (Miniflare's own Node
  * proxy, `getD1Database`, answers with a round trip per `prepare` and `bind`,
  * and its synchronous calls must not overlap its asynchronous ones: see
- * packages/store-d1/test/support.ts.)
+ * packages/store-d1/test/support.ts. A plain `fetch` to the worker's URL
+ * answers in a third of `dispatchFetch`'s time.)
  */
 
 /** Databases per Miniflare; past them the next shard starts a new Miniflare (and the old one is disposed). */
@@ -46,10 +47,10 @@ export default {
   }
 }`
 
-let current: { readonly mf: Miniflare; next: number } | undefined
+let current: { readonly mf: Miniflare; readonly url: URL; next: number } | undefined
 
-/** The name of a D1 database nobody has used yet, and its Miniflare. */
-export const freshD1 = async (): Promise<{ readonly mf: Miniflare; readonly binding: string }> => {
+/** The name of a D1 database nobody has used yet, and the URL of the worker that runs its calls. */
+export const freshD1 = async (): Promise<{ readonly url: URL; readonly binding: string }> => {
   if (current === undefined || current.next === POOL) {
     await disposeD1()
     const mf = new Miniflare({
@@ -57,10 +58,9 @@ export const freshD1 = async (): Promise<{ readonly mf: Miniflare; readonly bind
       script,
       d1Databases: Object.fromEntries(Array.from({ length: POOL }, (_, i) => [`DB_${i}`, `hookgate-sim-${i}`]))
     })
-    await mf.ready
-    current = { mf, next: 0 }
+    current = { mf, url: await mf.ready, next: 0 }
   }
-  return { mf: current.mf, binding: `DB_${current.next++}` }
+  return { url: current.url, binding: `DB_${current.next++}` }
 }
 
 /** Stops this thread's Miniflare, if one runs. */
@@ -83,7 +83,7 @@ interface Call {
  * A D1 binding (as `D1Store.layer` takes it) whose calls are made in the world
  * of `io`: queued, and sent in one request when the driver flushes `io`.
  */
-export const d1Binding = (target: { readonly mf: Miniflare; readonly binding: string }): {
+export const d1Binding = (target: { readonly url: URL; readonly binding: string }): {
   readonly db: D1Store.D1Database
   readonly attach: (io: RealIo) => void
   readonly flush: () => void
@@ -104,7 +104,7 @@ export const d1Binding = (target: { readonly mf: Miniflare; readonly binding: st
     if (queued.length === 0) return
     const round = queued
     queued = []
-    target.mf.dispatchFetch("http://d1.sim/", {
+    fetch(target.url, {
       method: "POST",
       body: JSON.stringify({ binding: target.binding, calls: round.map((q) => q.call) })
     })

@@ -160,7 +160,6 @@ export class Simulation {
    * when no call is in flight.
    */
   async runAsync<A, E>(effect: Effect.Effect<A, E>, io: RealIo): Promise<Exit.Exit<A, E>> {
-    const outer = RealIo.active
     RealIo.active = io
     try {
       const fiber = this.fork(effect)
@@ -180,7 +179,7 @@ export class Simulation {
         else if (!this.advance()) throw stalled()
       }
     } finally {
-      RealIo.active = outer
+      if (RealIo.active === io) RealIo.active = undefined
     }
   }
 }

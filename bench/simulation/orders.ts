@@ -10,7 +10,7 @@ import { makeInbox, makeSimulatedMailer } from "./mailer.js"
 import { makeSimProvider, SIM_PROVIDER, signedHeaders } from "./provider.js"
 import { Rng, shardSeed } from "./rng.js"
 import { type Shard, type ShardRange, shardsOf } from "./shards.js"
-import { inStoreWorld, type StoreKind, type StoreServices } from "./stores.js"
+import { eachShard, inStoreWorld, type StoreKind, type StoreServices } from "./stores.js"
 import { addTallies, type OrderTally, tallyOrders } from "./tally.js"
 
 export interface OrdersConfig {
@@ -62,9 +62,8 @@ export const simulateOrders = (config: OrdersConfig): Effect.Effect<OrderTally, 
     const chosen = shardsOf(config.orders, config.shard ?? DEFAULT_SHARD, config.shards)
     // The provider is made once, outside the simulated worlds: making it imports its key through Web Crypto, a real promise.
     return Effect.flatMap(makeSimProvider(), (provider) =>
-      Effect.reduce(chosen, undefined as OrderTally | undefined, (total, shard) =>
-        Effect.map(inStoreWorld(config.store, (store) => runShard(config, shard, provider, store)), (tally) => (total === undefined ? tally : addTallies(total, tally)))))
-      .pipe(Effect.map((total) => total!))
+      eachShard(config.store, chosen, (shard) => inStoreWorld(config.store, (store) => runShard(config, shard, provider, store))))
+      .pipe(Effect.map((tallies) => tallies.reduce(addTallies)))
   })
 
 const runShard = (

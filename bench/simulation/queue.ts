@@ -7,7 +7,7 @@ import { addFaults, asProcess, type FaultCounts, type FaultRates, faultyMessageL
 import { makeInbox, makeSimulatedMailer } from "./mailer.js"
 import { Rng, shardSeed } from "./rng.js"
 import { type Shard, type ShardRange, shardsOf } from "./shards.js"
-import { inStoreWorld, type StoreKind, type StoreServices } from "./stores.js"
+import { eachShard, inStoreWorld, type StoreKind, type StoreServices } from "./stores.js"
 
 export interface QueueConfig {
   readonly seed: number
@@ -54,7 +54,10 @@ const Body = Schema.Struct({ id: Schema.String, to: Schema.String })
 export const simulateQueue = (config: QueueConfig): Effect.Effect<QueueTally, unknown> =>
   Effect.suspend(() => {
     const chosen = shardsOf(config.messages, config.shard ?? DEFAULT_QUEUE_SHARD, config.shards)
-    return Effect.reduce(chosen, emptyQueueTally, (total, shard) => Effect.map(inStoreWorld(config.store, (store) => runShard(config, shard, store)), (t) => addQueueTallies(total, t)))
+    return Effect.map(
+      eachShard(config.store, chosen, (shard) => inStoreWorld(config.store, (store) => runShard(config, shard, store))),
+      (tallies) => tallies.reduce(addQueueTallies, emptyQueueTally)
+    )
   })
 
 const runShard = (config: QueueConfig, shard: Shard, storeLayer: Layer.Layer<StoreServices, unknown>) =>

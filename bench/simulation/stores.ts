@@ -58,5 +58,17 @@ export const inStoreWorld = <A, E>(
   }
 }
 
+/**
+ * Runs `shard` for each shard, each in a world of its own, and answers their
+ * tallies in shard order. D1's worlds run several at once: each waits on round
+ * trips to workerd, not on the CPU, and holds only its own calls. Postgres's run
+ * one at a time (its calls are tracked for the running world, `RealIo.active`).
+ */
+export const eachShard = <S, T>(kind: StoreKind, shards: ReadonlyArray<S>, shard: (shard: S) => Effect.Effect<T, unknown>) =>
+  Effect.forEach(shards, shard, { concurrency: kind === "d1" ? D1_WORLDS : 1 })
+
+/** D1 worlds at once. */
+const D1_WORLDS = 8
+
 /** Stops the Miniflare and Postgres servers this thread started for D1 and Postgres worlds. */
 export const disposeStores = () => Promise.all([disposeD1(), disposePg()]).then(() => undefined)
