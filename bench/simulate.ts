@@ -86,7 +86,8 @@ const orderColumns = ["orders", "accepted", "lost", "duplicates", "flagged", "ca
 
 const main = async () => {
   const command = `npm run simulate -- ${process.argv.slice(2).join(" ")}`.trim()
-  console.log(`${command}: seed ${seed}, ${orders} orders, ${messages} queue messages, ${recipients} campaign recipients, ${workers} workers`)
+  const threads = stores.some(isRealIo) ? ` (${stores.filter(isRealIo).join(" and ")} on 1)` : ""
+  console.log(`${command}: seed ${seed}, ${orders} orders, ${messages} queue messages, ${recipients} campaign recipients, ${workers} workers${threads}`)
   const rows: Array<{ store: StoreKind; mailer: string; seconds: number } & OrderTally> = []
   const queue: Array<{ store: StoreKind; mailer: string; seconds: number } & QueueTally> = []
   const campaigns: Array<{ store: StoreKind; seconds: number } & CampaignTally> = []

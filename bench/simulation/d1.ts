@@ -47,27 +47,33 @@ export default {
   }
 }`
 
-let current: { readonly mf: Miniflare; readonly url: URL; next: number } | undefined
+/** This thread's Miniflares (all stopped by `disposeD1`), and the one whose pool hands out databases now. */
+let started: Array<Miniflare> = []
+let current: Promise<{ readonly url: URL; next: number }> | undefined
+
+const start = async () => {
+  const mf = new Miniflare({
+    modules: true,
+    script,
+    d1Databases: Object.fromEntries(Array.from({ length: POOL }, (_, i) => [`DB_${i}`, `hookgate-sim-${i}`]))
+  })
+  started.push(mf)
+  return { url: await mf.ready, next: 0 }
+}
 
 /** The name of a D1 database nobody has used yet, and the URL of the worker that runs its calls. */
 export const freshD1 = async (): Promise<{ readonly url: URL; readonly binding: string }> => {
-  if (current === undefined || current.next === POOL) {
-    await disposeD1()
-    const mf = new Miniflare({
-      modules: true,
-      script,
-      d1Databases: Object.fromEntries(Array.from({ length: POOL }, (_, i) => [`DB_${i}`, `hookgate-sim-${i}`]))
-    })
-    current = { mf, url: await mf.ready, next: 0 }
-  }
-  return { url: current.url, binding: `DB_${current.next++}` }
+  let pool = await (current ??= start())
+  if (pool.next === POOL) pool = await (current = start()) // worlds still on the old one keep it until disposeD1
+  return { url: pool.url, binding: `DB_${pool.next++}` }
 }
 
-/** Stops this thread's Miniflare, if one runs. */
+/** Stops this thread's Miniflares. */
 export const disposeD1 = async () => {
-  const mf = current?.mf
+  const all = started
+  started = []
   current = undefined
-  await mf?.dispose()
+  await Promise.all(all.map((mf) => mf.dispose()))
 }
 
 interface Call {
