@@ -3,9 +3,9 @@ import { Miniflare } from "miniflare"
 import type { RealIo } from "./real-io.js"
 
 /**
- * D1 for the simulation: Miniflare's workerd with a pool of empty D1 databases
- * (a fresh one per shard), reached through a worker that runs the store's calls
- * on the real binding. The binding each world's store gets queues its calls; the
+ * D1 for the simulation: Miniflare's workerd with an empty D1 database (a fresh
+ * one per shard), reached through a worker that runs the store's calls on the
+ * real binding. The binding each world's store gets queues its calls; the
  * world's driver sends each round of them to the worker in one request
  * (`RealIo`'s `flush`), where they run one after another in the order they were
  * made, so a round's results do not depend on timing. (Miniflare's own Node
@@ -14,9 +14,6 @@ import type { RealIo } from "./real-io.js"
  * packages/store-d1/test/support.ts. A plain `fetch` to the worker's URL
  * answers in a third of `dispatchFetch`'s time.)
  */
-
-/** Databases per Miniflare; past them the next shard starts a new Miniflare (and the old one is disposed). */
-const POOL = 32
 
 /** The worker: runs a round of calls on the named binding, in order, and answers each one's result or error. */
 const script = `
@@ -47,34 +44,31 @@ export default {
   }
 }`
 
-/** This thread's Miniflares (all stopped by `disposeD1`), and the one whose pool hands out databases now. */
-let started: Array<Miniflare> = []
-let current: Promise<{ readonly url: URL; next: number }> | undefined
+/** This thread's running Miniflares, for `disposeD1`. */
+const running = new Set<Miniflare>()
 
-const start = async () => {
-  const mf = new Miniflare({
-    modules: true,
-    script,
-    d1Databases: Object.fromEntries(Array.from({ length: POOL }, (_, i) => [`DB_${i}`, `hookgate-sim-${i}`]))
-  })
-  started.push(mf)
-  return { url: await mf.ready, next: 0 }
-}
-
-/** The name of a D1 database nobody has used yet, and the URL of the worker that runs its calls. */
-export const freshD1 = async (): Promise<{ readonly url: URL; readonly binding: string }> => {
-  let pool = await (current ??= start())
-  if (pool.next === POOL) pool = await (current = start()) // worlds still on the old one keep it until disposeD1
-  return { url: pool.url, binding: `DB_${pool.next++}` }
+/**
+ * A Miniflare of its own with one empty D1 database: the URL of the worker that
+ * runs its calls, and how to stop it. One workerd per world: worlds running at
+ * once do not queue behind each other's rounds in one process.
+ */
+export const freshD1 = async (): Promise<{ readonly url: URL; readonly binding: string; readonly dispose: () => Promise<void> }> => {
+  const mf = new Miniflare({ modules: true, script, d1Databases: { DB: "hookgate-sim" } })
+  running.add(mf)
+  const dispose = () => {
+    running.delete(mf)
+    return mf.dispose()
+  }
+  try {
+    return { url: await mf.ready, binding: "DB", dispose }
+  } catch (error) {
+    await dispose()
+    throw error
+  }
 }
 
 /** Stops this thread's Miniflares. */
-export const disposeD1 = async () => {
-  const all = started
-  started = []
-  current = undefined
-  await Promise.all(all.map((mf) => mf.dispose()))
-}
+export const disposeD1 = () => Promise.all([...running].map((mf) => mf.dispose())).then(() => running.clear())
 
 interface Call {
   readonly op: "first" | "run" | "all" | "raw" | "batch" | "exec"

@@ -11,8 +11,8 @@ import { RealIo } from "./real-io.js"
 /**
  * The stores a simulation runs on: the in-memory doubles, SQLite in memory (no
  * file, no fsync: the same SQL), D1 on Miniflare's workerd, Postgres on a
- * throwaway server. Each shard gets a fresh store: a new in-memory one, a new D1
- * database, a new Postgres database.
+ * throwaway server. Each shard gets a fresh store: a new in-memory one, a new
+ * Miniflare with an empty D1 database, a new Postgres database.
  */
 export type StoreKind = "memory" | "sqlite" | "d1" | "pg"
 
@@ -28,7 +28,7 @@ export type StoreServices = Layer.Layer.Success<typeof memoryLayer>
 /**
  * Runs `world` (given its store layer) in a fresh simulated world on a fresh
  * store of `kind`; the D1 or Postgres database is made before the world starts
- * (real I/O outside simulated time) and, for Postgres, dropped after it.
+ * (real I/O outside simulated time) and dropped after it.
  */
 export const inStoreWorld = <A, E>(
   kind: StoreKind,
@@ -40,12 +40,16 @@ export const inStoreWorld = <A, E>(
     case "sqlite":
       return simulated(world(SqliteStore.layer({ filename: ":memory:" })))
     case "d1":
-      return Effect.flatMap(Effect.promise(freshD1), (target) => {
-        const binding = d1Binding(target)
-        const io = new RealIo({ rounds: true, flush: binding.flush })
-        binding.attach(io)
-        return simulated(world(D1Store.layer({ db: binding.db, migrate: true })), io)
-      })
+      return Effect.acquireUseRelease(
+        Effect.promise(freshD1),
+        (target) => {
+          const binding = d1Binding(target)
+          const io = new RealIo({ rounds: true, flush: binding.flush })
+          binding.attach(io)
+          return simulated(world(D1Store.layer({ db: binding.db, migrate: true })), io)
+        },
+        (target) => Effect.promise(target.dispose)
+      )
     case "pg":
       return Effect.acquireUseRelease(
         Effect.promise(async () => {
@@ -67,8 +71,8 @@ export const inStoreWorld = <A, E>(
 export const eachShard = <S, T>(kind: StoreKind, shards: ReadonlyArray<S>, shard: (shard: S) => Effect.Effect<T, unknown>) =>
   Effect.forEach(shards, shard, { concurrency: kind === "d1" ? D1_WORLDS : 1 })
 
-/** D1 worlds at once. */
-const D1_WORLDS = 8
+/** D1 worlds at once (each with its workerd). */
+const D1_WORLDS = 5
 
 /** Stops the Miniflare and Postgres servers this thread started for D1 and Postgres worlds. */
 export const disposeStores = () => Promise.all([disposeD1(), disposePg()]).then(() => undefined)
