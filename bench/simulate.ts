@@ -86,8 +86,8 @@ const orderColumns = ["orders", "accepted", "lost", "duplicates", "flagged", "ca
 
 const main = async () => {
   const command = `npm run simulate -- ${process.argv.slice(2).join(" ")}`.trim()
-  const threads = stores.some(isRealIo) ? ` (${stores.filter(isRealIo).join(" and ")} on 1)` : ""
-  console.log(`${command}: seed ${seed}, ${orders} orders, ${messages} queue messages, ${recipients} campaign recipients, ${workers} workers${threads}`)
+  const oneThread = stores.some(isRealIo) ? ` (${stores.filter(isRealIo).join(" and ")} on 1)` : ""
+  console.log(`${command}: seed ${seed}, ${orders} orders, ${messages} queue messages, ${recipients} campaign recipients, ${workers} workers${oneThread}`)
   const rows: Array<{ store: StoreKind; mailer: string; seconds: number } & OrderTally> = []
   const queue: Array<{ store: StoreKind; mailer: string; seconds: number } & QueueTally> = []
   const campaigns: Array<{ store: StoreKind; seconds: number } & CampaignTally> = []
@@ -122,7 +122,8 @@ const main = async () => {
   }
   const output = typeof values.out === "string" ? values.out : defaultOutput
   await disposeStores()
-  await writeFile(output, JSON.stringify({ command, seed, orders, messages, recipients, workers, rates, rows, queue, campaigns }, null, 2) + "\n")
+  const threads = stores.every(isRealIo) ? 1 : workers
+  await writeFile(output, JSON.stringify({ command, seed, orders, messages, recipients, workers: threads, rates, rows, queue, campaigns }, null, 2) + "\n")
   console.log(`wrote ${output}`)
 }
 

@@ -1,4 +1,4 @@
-import type { D1Store } from "@hookgate/store-d1"
+import { D1Store } from "@hookgate/store-d1"
 import { Miniflare } from "miniflare"
 import type { RealIo } from "./real-io.js"
 
@@ -44,7 +44,7 @@ export default {
   }
 }`
 
-/** This thread's running Miniflares, for `disposeD1`. */
+/** This thread's running Miniflares, for `dispose`. */
 const running = new Set<Miniflare>()
 
 /**
@@ -67,8 +67,11 @@ export const freshD1 = async (): Promise<{ readonly url: URL; readonly binding: 
   }
 }
 
+/** The D1 store on `db`, migrated when the layer is built. */
+export const d1StoreLayer = (db: D1Store.D1Database) => D1Store.layer({ db, migrate: true })
+
 /** Stops this thread's Miniflares. */
-export const disposeD1 = () => Promise.all([...running].map((mf) => mf.dispose())).then(() => running.clear())
+export const dispose = () => Promise.all([...running].map((mf) => mf.dispose())).then(() => running.clear())
 
 interface Call {
   readonly op: "first" | "run" | "all" | "raw" | "batch" | "exec"

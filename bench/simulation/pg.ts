@@ -1,4 +1,6 @@
+import { PgStore } from "@hookgate/store-pg"
 import { PgTestServer } from "@hookgate/store-pg/testing"
+import { Redacted } from "effect"
 import Pg from "pg"
 import { RealIo } from "./real-io.js"
 
@@ -85,8 +87,11 @@ export const pgWorldIo = async (name: string): Promise<{ readonly io: RealIo; re
   return { io, close: () => admin.end() }
 }
 
+/** The Postgres store on the database at `url` (PgStore's own pool: 10 connections). */
+export const pgStoreLayer = (url: string) => PgStore.layer({ url: Redacted.make(url) })
+
 /** Stops this thread's Postgres server, if one runs. */
-export const disposePg = async () => {
+export const dispose = async () => {
   const started = server
   server = undefined
   if (started !== undefined) await (await started).dispose()

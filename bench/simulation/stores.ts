@@ -1,11 +1,7 @@
-import { D1Store } from "@hookgate/store-d1"
-import { PgStore } from "@hookgate/store-pg"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { layerMemoryLedgers, layerMemoryStore } from "@hookgate/core/testing"
-import { Effect, Layer, Redacted } from "effect"
-import { d1Binding, disposeD1, freshD1 } from "./d1.js"
+import { Effect, Layer } from "effect"
 import { simulated } from "./engine.js"
-import { disposePg, freshPg, pgWorldIo } from "./pg.js"
 import { RealIo } from "./real-io.js"
 
 /**
@@ -18,10 +14,23 @@ export type StoreKind = "memory" | "sqlite" | "d1" | "pg"
 
 export const storeKinds: ReadonlyArray<StoreKind> = ["memory", "sqlite", "d1", "pg"]
 
-/** Whether the store is real I/O (its worlds run on `Simulation.runAsync`, one shard at a time on one thread). */
+/** Whether the store is real I/O (its worlds run on `Simulation.runAsync`, on one thread). */
 export const isRealIo = (kind: StoreKind) => kind === "d1" || kind === "pg"
 
 const memoryLayer = Layer.merge(layerMemoryStore, layerMemoryLedgers)
+
+// Loaded on first use, so that memory and SQLite runs load neither Miniflare nor pg.
+interface Backend {
+  readonly dispose: () => Promise<unknown>
+}
+const d1 = () => import("./d1.js")
+const pg = () => import("./pg.js")
+const loaded = new Map<() => Promise<Backend>, Promise<Backend>>()
+const load = <M extends Backend>(module: () => Promise<M>) =>
+  Effect.promise(() => {
+    if (!loaded.has(module)) loaded.set(module, module())
+    return loaded.get(module) as Promise<M>
+  })
 
 export type StoreServices = Layer.Layer.Success<typeof memoryLayer>
 
@@ -40,25 +49,27 @@ export const inStoreWorld = <A, E>(
     case "sqlite":
       return simulated(world(SqliteStore.layer({ filename: ":memory:" })))
     case "d1":
-      return Effect.acquireUseRelease(
-        Effect.promise(freshD1),
-        (target) => {
-          const binding = d1Binding(target)
-          const io = new RealIo({ rounds: true, flush: binding.flush })
-          binding.attach(io)
-          return simulated(world(D1Store.layer({ db: binding.db, migrate: true })), io)
-        },
-        (target) => Effect.promise(target.dispose)
-      )
+      return Effect.flatMap(load(d1), ({ d1Binding, d1StoreLayer, freshD1 }) =>
+        Effect.acquireUseRelease(
+          Effect.promise(freshD1),
+          (target) => {
+            const binding = d1Binding(target)
+            const io = new RealIo({ rounds: true, flush: binding.flush })
+            binding.attach(io)
+            return simulated(world(d1StoreLayer(binding.db)), io)
+          },
+          (target) => Effect.promise(target.dispose)
+        ))
     case "pg":
-      return Effect.acquireUseRelease(
-        Effect.promise(async () => {
-          const database = await freshPg()
-          return { database, world: await pgWorldIo(database.name) }
-        }),
-        ({ database, world: { io } }) => simulated(world(PgStore.layer({ url: Redacted.make(database.url) })), io),
-        ({ database, world }) => Effect.promise(() => world.close().then(database.drop))
-      )
+      return Effect.flatMap(load(pg), ({ freshPg, pgStoreLayer, pgWorldIo }) =>
+        Effect.acquireUseRelease(
+          Effect.promise(async () => {
+            const database = await freshPg()
+            return { database, world: await pgWorldIo(database.name) }
+          }),
+          ({ database, world: { io } }) => simulated(world(pgStoreLayer(database.url)), io),
+          ({ database, world }) => Effect.promise(() => world.close().then(database.drop))
+        ))
   }
 }
 
@@ -75,4 +86,8 @@ export const eachShard = <S, T>(kind: StoreKind, shards: ReadonlyArray<S>, shard
 const D1_WORLDS = 5
 
 /** Stops the Miniflare and Postgres servers this thread started for D1 and Postgres worlds. */
-export const disposeStores = () => Promise.all([disposeD1(), disposePg()]).then(() => undefined)
+export const disposeStores = async () => {
+  const modules = [...loaded.values()]
+  loaded.clear()
+  await Promise.all(modules.map(async (module) => (await module).dispose()))
+}
