@@ -20,11 +20,12 @@ import type { OrderTally } from "./simulation/tally.js"
  * Options: --orders N (default 100,000), --million (1,000,000 orders), --seed S (1),
  * --messages N (queue messages; default a tenth of the orders), --recipients N
  * (campaign recipients; default as many as orders), --store memory|sqlite|d1|pg, a comma
- * list of them, or all (default memory,sqlite; d1 starts Miniflare's workerd with a fresh
- * D1 database per shard, pg a throwaway PostgreSQL server, initdb'd as an unprivileged user
- * under root, with a fresh database per shard: Debian's postgresql package or HOOKGATE_PG_BIN),
- * --workers N (threads; default the machine's cores: the table does not depend on it;
- * d1 and pg run on one thread, one shard at a time, with the server beside it),
+ * list of them, or all (default memory,sqlite; d1 starts a Miniflare (workerd) with a fresh
+ * D1 database per shard, up to 5 shards at once; pg a throwaway PostgreSQL server, initdb'd
+ * as an unprivileged user under root, with a fresh database per shard, one shard at a time:
+ * Debian's postgresql package or HOOKGATE_PG_BIN. Their worlds wait on real I/O, see
+ * simulation/real-io.ts), --workers N (threads; default the machine's cores: the table does
+ * not depend on it; d1 and pg run on one thread, beside their servers),
  * --shard N (orders per shard, default 2,000), --out FILE (default bench/simulation.json),
  * and a rate per fault (--transient, --rate-limited, --rejected, --accepted-then-unknown,
  * --slow, --marker-fails, --store-unavailable, --crash, --skew-ms).
