@@ -7,19 +7,25 @@ import { defaultRates, type FaultRates } from "./simulation/faults.js"
 import type { Job } from "./simulation/jobs.js"
 import { runInWorkers } from "./simulation/parallel.js"
 import type { QueueTally } from "./simulation/queue.js"
-import type { StoreKind } from "./simulation/stores.js"
+import { disposeStores, isRealIo, type StoreKind, storeKinds } from "./simulation/stores.js"
 import type { OrderTally } from "./simulation/tally.js"
 
 /**
  * `npm run simulate`: the seeded fault simulation. Orders through the real
  * pipeline, queue messages through `Consumer.handler`/`Consumer.once`, and
- * campaigns, on the memory store and SQLite, with a key-honouring mailer and
- * one that ignores keys; one table, written to bench/simulation.json.
+ * campaigns, on the memory store and SQLite (and, when asked, on D1 over
+ * Miniflare and on Postgres), with a key-honouring mailer and one that ignores
+ * keys; one table, written to bench/simulation.json.
  *
  * Options: --orders N (default 100,000), --million (1,000,000 orders), --seed S (1),
  * --messages N (queue messages; default a tenth of the orders), --recipients N
- * (campaign recipients; default as many as orders), --store memory|sqlite (default both),
- * --workers N (threads; default the machine's cores: the table does not depend on it),
+ * (campaign recipients; default as many as orders), --store memory|sqlite|d1|pg, a comma
+ * list of them, or all (default memory,sqlite; d1 starts a Miniflare (workerd) with a fresh
+ * D1 database per shard, up to 5 shards at once; pg a throwaway PostgreSQL server, initdb'd
+ * as an unprivileged user under root, with a fresh database per shard, one shard at a time:
+ * Debian's postgresql package or HOOKGATE_PG_BIN. Their worlds wait on real I/O, see
+ * simulation/real-io.ts), --workers N (threads; default the machine's cores: the table does
+ * not depend on it; d1 and pg run on one thread, beside their servers),
  * --shard N (orders per shard, default 2,000), --out FILE (default bench/simulation.json),
  * and a rate per fault (--transient, --rate-limited, --rejected, --accepted-then-unknown,
  * --slow, --marker-fails, --store-unavailable, --crash, --skew-ms).
@@ -61,12 +67,19 @@ const workers = numberOf(values.workers, availableParallelism())
 const rates: FaultRates = Object.fromEntries(
   Object.entries(rateFlags).map(([flag, key]) => [key, numberOf((values as Record<string, unknown>)[flag], defaultRates[key])])
 ) as unknown as FaultRates
-const stores: ReadonlyArray<StoreKind> = typeof values.store === "string" ? [values.store as StoreKind] : ["memory", "sqlite"]
+const stores: ReadonlyArray<StoreKind> = typeof values.store !== "string"
+  ? ["memory", "sqlite"]
+  : values.store === "all"
+  ? storeKinds
+  : values.store.split(",").map((name) => {
+    if (!storeKinds.includes(name as StoreKind)) throw new Error(`--store ${name}: one of ${storeKinds.join(", ")}, a comma list, or all`)
+    return name as StoreKind
+  })
 const mailers = [{ honoursKeys: true, name: "honours keys (24 h)" }, { honoursKeys: false, name: "ignores keys" }] as const
 
 const timed = async <A>(job: Job) => {
   const started = Date.now()
-  const tally = (await runInWorkers(job, workers)) as A
+  const tally = (await runInWorkers(job, isRealIo(job.config.store) ? 1 : workers)) as A
   return { tally, seconds: (Date.now() - started) / 1000 }
 }
 
@@ -74,7 +87,8 @@ const orderColumns = ["orders", "accepted", "lost", "duplicates", "flagged", "ca
 
 const main = async () => {
   const command = `npm run simulate -- ${process.argv.slice(2).join(" ")}`.trim()
-  console.log(`${command}: seed ${seed}, ${orders} orders, ${messages} queue messages, ${recipients} campaign recipients, ${workers} workers`)
+  const oneThread = stores.some(isRealIo) ? ` (${stores.filter(isRealIo).join(" and ")} on 1)` : ""
+  console.log(`${command}: seed ${seed}, ${orders} orders, ${messages} queue messages, ${recipients} campaign recipients, ${workers} workers${oneThread}`)
   const rows: Array<{ store: StoreKind; mailer: string; seconds: number } & OrderTally> = []
   const queue: Array<{ store: StoreKind; mailer: string; seconds: number } & QueueTally> = []
   const campaigns: Array<{ store: StoreKind; seconds: number } & CampaignTally> = []
@@ -108,11 +122,14 @@ const main = async () => {
     console.log(`campaign ${store.padEnd(6)} ${JSON.stringify(tally)}  ${seconds.toFixed(1)} s`)
   }
   const output = typeof values.out === "string" ? values.out : defaultOutput
-  await writeFile(output, JSON.stringify({ command, seed, orders, messages, recipients, workers, rates, rows, queue, campaigns }, null, 2) + "\n")
+  await disposeStores()
+  const threads = stores.every(isRealIo) ? 1 : workers
+  await writeFile(output, JSON.stringify({ command, seed, orders, messages, recipients, workers: threads, rates, rows, queue, campaigns }, null, 2) + "\n")
   console.log(`wrote ${output}`)
 }
 
-main().catch((error) => {
+main().catch(async (error) => {
   console.error(error)
+  await disposeStores().catch(() => undefined)
   process.exit(1)
 })

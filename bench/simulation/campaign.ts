@@ -9,10 +9,9 @@ import {
 import { Mailer } from "@hookgate/core/mail"
 import { RecordingAlerter } from "@hookgate/core/testing"
 import { Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Random, Stream } from "effect"
-import { simulated } from "./engine.js"
 import { asProcess, type FaultRates, noFaults, faultyCampaignStore } from "./faults.js"
 import { makeInbox, makeSimulatedMailer } from "./mailer.js"
-import { type StoreKind, storeLayer } from "./stores.js"
+import { eachShard, inStoreWorld, type StoreKind, type StoreServices } from "./stores.js"
 import { Rng, shardSeed } from "./rng.js"
 import { type Shard, type ShardRange, shardsOf } from "./shards.js"
 
@@ -62,11 +61,12 @@ const skippingReserved = (store: CampaignStoreShape): CampaignStoreShape => {
 export const simulateCampaign = (config: CampaignConfig): Effect.Effect<CampaignTally, unknown> =>
   Effect.suspend(() => {
     const chosen = shardsOf(config.recipients, config.shard ?? DEFAULT_CAMPAIGN_SHARD, config.shards)
-    return Effect.reduce(chosen, emptyCampaignTally, (total, shard) =>
-      Effect.map(
-        simulated(runCampaign(config, shard).pipe(Effect.withRandom(Random.make(shardSeed(config.seed, shard.index))))),
-        (tally) => addCampaignTallies(total, tally)
-      ))
+    return Effect.map(
+      eachShard(config.store, chosen, (shard) =>
+        inStoreWorld(config.store, (store) =>
+          runCampaign(config, shard, store).pipe(Effect.withRandom(Random.make(shardSeed(config.seed, shard.index)))))),
+      (tallies) => tallies.reduce(addCampaignTallies, emptyCampaignTally)
+    )
   })
 
 const emptyCampaignTally: CampaignTally = { recipients: 0, emails: 0, skipped: 0, duplicates: 0, failed: 0, deliveries: 0 }
@@ -80,7 +80,7 @@ export const addCampaignTallies = (a: CampaignTally, b: CampaignTally): Campaign
   deliveries: a.deliveries + b.deliveries
 })
 
-const runCampaign = (config: CampaignConfig, shard: Shard) =>
+const runCampaign = (config: CampaignConfig, shard: Shard, storeLayer: Layer.Layer<StoreServices, unknown>) =>
   Effect.gen(function*() {
     const recipients = shard.last - shard.first
     const rng = new Rng(shardSeed(config.seed, shard.index))
@@ -140,7 +140,7 @@ const runCampaign = (config: CampaignConfig, shard: Shard) =>
     const skipped = Math.max(0, none - counted.failed)
     return { recipients, emails: total, skipped, duplicates, failed: counted.failed, deliveries } satisfies CampaignTally
   }).pipe(
-    Effect.provide(Layer.mergeAll(storeLayer(config.store), RecordingAlerter.layer(), RetryPolicy.layer())),
+    Effect.provide(Layer.mergeAll(storeLayer, RecordingAlerter.layer(), RetryPolicy.layer())),
     Logger.withMinimumLogLevel(LogLevel.None)
   )
 

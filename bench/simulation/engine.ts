@@ -1,4 +1,5 @@
 import { Clock, Duration, Effect, type Exit, type Fiber, FiberRef, type Scheduler } from "effect"
+import { RealIo } from "./real-io.js"
 
 /**
  * A discrete-event runtime for the simulation: a controllable `Scheduler` (a
@@ -9,9 +10,12 @@ import { Clock, Duration, Effect, type Exit, type Fiber, FiberRef, type Schedule
  * detects quiescence with real `setTimeout`s and walks every fiber per wake-up,
  * which made the simulation spend most of its time idle.
  *
- * Everything the simulated code does is synchronous (memory and SQLite stores,
- * node:crypto), so the run is a pure function of its inputs: the same seed gives
- * the same interleaving, the same faults and the same table.
+ * On the memory and SQLite stores everything the simulated code does is
+ * synchronous (node:crypto too), so the run is a pure function of its inputs: the
+ * same seed gives the same interleaving, the same faults and the same table.
+ * On D1 and Postgres the store's calls are real I/O: `runAsync` drives those
+ * worlds, waiting for the calls in flight (`RealIo`) before it runs another task
+ * and never moving time while one is under way.
  */
 
 interface Timer {
@@ -69,8 +73,17 @@ export class Simulation {
   private seq = 0
   now: number
 
-  constructor(start = 0) {
+  /**
+   * `wholeMillis`: the clock reads whole milliseconds, as a real one does (the
+   * timers keep their fractions). Postgres binds times as BIGINT and refuses a
+   * fractional one, so the worlds on real stores read time this way.
+   */
+  constructor(start = 0, private readonly wholeMillis = false) {
     this.now = start
+  }
+
+  private millis() {
+    return this.wholeMillis ? Math.floor(this.now) : this.now
   }
 
   /** Jittered sleeps make the time fractional milliseconds, as with `TestClock`. */
@@ -88,8 +101,8 @@ export class Simulation {
 
   readonly clock: Clock.Clock = {
     [Clock.ClockTypeId]: Clock.ClockTypeId,
-    unsafeCurrentTimeMillis: () => this.now,
-    currentTimeMillis: Effect.sync(() => this.now),
+    unsafeCurrentTimeMillis: () => this.millis(),
+    currentTimeMillis: Effect.sync(() => this.millis()),
     unsafeCurrentTimeNanos: () => this.nanos(),
     currentTimeNanos: Effect.sync(() => this.nanos()),
     sleep: (duration) =>
@@ -125,18 +138,59 @@ export class Simulation {
     }
   }
 
+  private fork<A, E>(effect: Effect.Effect<A, E>): Fiber.RuntimeFiber<A, E> {
+    return Effect.runFork(Effect.withClock(effect, this.clock), { scheduler: this.scheduler })
+  }
+
   /** Runs `effect` to its end in this world, synchronously. */
   run<A, E>(effect: Effect.Effect<A, E>): Exit.Exit<A, E> {
-    const fiber: Fiber.RuntimeFiber<A, E> = Effect.runFork(Effect.withClock(effect, this.clock), { scheduler: this.scheduler })
+    const fiber = this.fork(effect)
     for (;;) {
       this.drain()
       const exit = fiber.unsafePoll()
       if (exit !== null) return exit
-      if (!this.advance()) throw new Error("simulation stalled: a fiber waits on something that is neither a task nor a timer")
+      if (!this.advance()) throw stalled()
+    }
+  }
+
+  /**
+   * Runs `effect` to its end in this world, whose store makes real I/O through
+   * `io`: the calls made by each task (or, in `rounds`, by every ready task) are
+   * awaited (`RealIo.settle`) before the next task runs, and time moves only
+   * when no call is in flight.
+   */
+  async runAsync<A, E>(effect: Effect.Effect<A, E>, io: RealIo): Promise<Exit.Exit<A, E>> {
+    RealIo.active = io
+    try {
+      const fiber = this.fork(effect)
+      for (;;) {
+        if (io.rounds) this.drain()
+        while (this.tasks.length > 0) {
+          const batch = this.tasks
+          this.tasks = []
+          for (let i = 0; i < batch.length; i++) {
+            batch[i]!()
+            if (io.pending > 0) await io.settle(() => i + 1 < batch.length || this.tasks.length > 0)
+          }
+        }
+        const exit = fiber.unsafePoll()
+        if (exit !== null) return exit
+        if (io.pending > 0) await io.settle(() => this.tasks.length > 0)
+        else if (!this.advance()) throw stalled()
+      }
+    } finally {
+      if (RealIo.active === io) RealIo.active = undefined
     }
   }
 }
 
-/** Runs `effect` in a fresh simulated world starting at time 0, synchronously, as an Effect. */
-export const simulated = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, E> =>
-  Effect.suspend(() => new Simulation().run(effect))
+const stalled = () => new Error("simulation stalled: a fiber waits on something that is neither a task nor a timer")
+
+/**
+ * Runs `effect` in a fresh simulated world starting at time 0, as an Effect:
+ * synchronously, or driven by `runAsync` when the world's store makes real I/O through `io`.
+ */
+export const simulated = <A, E>(effect: Effect.Effect<A, E>, io?: RealIo): Effect.Effect<A, E> =>
+  io === undefined
+    ? Effect.suspend(() => new Simulation().run(effect))
+    : Effect.flatten(Effect.promise(() => new Simulation(0, true).runAsync(effect, io)))

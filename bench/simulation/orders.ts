@@ -5,13 +5,12 @@ import { Providers, type WebhookProvider, WebhookRequest } from "@hookgate/core/
 import { layerTestRenderer, paidEvent, RecordingAlerter } from "@hookgate/core/testing"
 import { Cause, Clock, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Random } from "effect"
 import { type BrokenVariant, breakStore } from "./broken.js"
-import { simulated } from "./engine.js"
 import { asProcess, type FaultRates, noFaults, faultyOrderStore } from "./faults.js"
 import { makeInbox, makeSimulatedMailer } from "./mailer.js"
 import { makeSimProvider, SIM_PROVIDER, signedHeaders } from "./provider.js"
 import { Rng, shardSeed } from "./rng.js"
 import { type Shard, type ShardRange, shardsOf } from "./shards.js"
-import { type StoreKind, storeLayer } from "./stores.js"
+import { eachShard, inStoreWorld, type StoreKind, type StoreServices } from "./stores.js"
 import { addTallies, type OrderTally, tallyOrders } from "./tally.js"
 
 export interface OrdersConfig {
@@ -63,15 +62,15 @@ export const simulateOrders = (config: OrdersConfig): Effect.Effect<OrderTally, 
     const chosen = shardsOf(config.orders, config.shard ?? DEFAULT_SHARD, config.shards)
     // The provider is made once, outside the simulated worlds: making it imports its key through Web Crypto, a real promise.
     return Effect.flatMap(makeSimProvider(), (provider) =>
-      Effect.reduce(chosen, undefined as OrderTally | undefined, (total, shard) =>
-        Effect.map(simulated(runShard(config, shard, provider)), (tally) => (total === undefined ? tally : addTallies(total, tally)))))
-      .pipe(Effect.map((total) => total!))
+      eachShard(config.store, chosen, (shard) => inStoreWorld(config.store, (store) => runShard(config, shard, provider, store))))
+      .pipe(Effect.map((tallies) => tallies.reduce(addTallies)))
   })
 
 const runShard = (
   config: OrdersConfig,
   shard: Shard,
-  provider: WebhookProvider
+  provider: WebhookProvider,
+  storeLayer: Layer.Layer<StoreServices, unknown>
 ) =>
   Effect.gen(function*() {
     const rng = new Rng(shardSeed(config.seed, shard.index))
@@ -133,7 +132,7 @@ const runShard = (
     return yield* tallyOrders(base.store, yield* AlertStore, shard, inbox, counts)
   }).pipe(
     Effect.provide(Layer.mergeAll(
-      storeLayer(config.store),
+      storeLayer,
       RecordingAlerter.layer(),
       layerTestRenderer,
       RetryPolicy.layer(),

@@ -3,12 +3,11 @@ import { Mailer, OutgoingEmail } from "@hookgate/core/mail"
 import { Consumer, MessageLedger } from "@hookgate/core/queue"
 import { RecordingAlerter } from "@hookgate/core/testing"
 import { Clock, Duration, Effect, Exit, Layer, Logger, LogLevel, Random, Schema } from "effect"
-import { simulated } from "./engine.js"
 import { addFaults, asProcess, type FaultCounts, type FaultRates, faultyMessageLedger, noFaults } from "./faults.js"
 import { makeInbox, makeSimulatedMailer } from "./mailer.js"
 import { Rng, shardSeed } from "./rng.js"
 import { type Shard, type ShardRange, shardsOf } from "./shards.js"
-import { type StoreKind, storeLayer } from "./stores.js"
+import { eachShard, inStoreWorld, type StoreKind, type StoreServices } from "./stores.js"
 
 export interface QueueConfig {
   readonly seed: number
@@ -55,10 +54,13 @@ const Body = Schema.Struct({ id: Schema.String, to: Schema.String })
 export const simulateQueue = (config: QueueConfig): Effect.Effect<QueueTally, unknown> =>
   Effect.suspend(() => {
     const chosen = shardsOf(config.messages, config.shard ?? DEFAULT_QUEUE_SHARD, config.shards)
-    return Effect.reduce(chosen, emptyQueueTally, (total, shard) => Effect.map(simulated(runShard(config, shard)), (t) => addQueueTallies(total, t)))
+    return Effect.map(
+      eachShard(config.store, chosen, (shard) => inStoreWorld(config.store, (store) => runShard(config, shard, store))),
+      (tallies) => tallies.reduce(addQueueTallies, emptyQueueTally)
+    )
   })
 
-const runShard = (config: QueueConfig, shard: Shard) =>
+const runShard = (config: QueueConfig, shard: Shard, storeLayer: Layer.Layer<StoreServices, unknown>) =>
   Effect.gen(function*() {
     const rng = new Rng(shardSeed(config.seed, shard.index))
     const counts = noFaults()
@@ -134,7 +136,7 @@ const runShard = (config: QueueConfig, shard: Shard) =>
     }
     return { messages: shard.last - shard.first, emails, lost, duplicates, deadLettered, deliveries, faults: { ...counts } } satisfies QueueTally
   }).pipe(
-    Effect.provide(storeLayer(config.store)),
+    Effect.provide(storeLayer),
     Effect.provide(Layer.merge(RetryPolicy.layer(), RecordingAlerter.layer())),
     Logger.withMinimumLogLevel(LogLevel.None),
     Effect.withRandom(Random.make(shardSeed(config.seed, shard.index)))
