@@ -4,6 +4,7 @@ import { SqlStore } from "@hookgate/store-sql"
 import * as Layer from "effect/Layer"
 import { applyMigrations } from "./apply-migrations.js"
 import { layerBatchAtomic } from "./batch-atomic.js"
+import * as DirectStatements from "./direct-statements.js"
 import type { D1Database } from "./database.js"
 import type { D1MigrationError } from "./errors.js"
 
@@ -33,12 +34,13 @@ export const layerClient = (
  * Every hookgate store service (`OrderStore`, `Lease`, and the message and
  * campaign ledgers) on Cloudflare D1: store-sql's protocol, unchanged,
  * over `@effect/sql-d1`. Every lease step is one statement; the steps that must
- * stand or fall together run as one D1 `batch()`.
+ * stand or fall together run as one D1 `batch()`. The store's compiled statements
+ * (the receive path and the sweep) run on the binding directly (`direct-statements.ts`).
  */
 export const layer = (
   options: D1StoreOptions
 ): Layer.Layer<SqlStore.SqlStoreServices | D1Client.D1Client | SqlClient.SqlClient, D1MigrationError> =>
   SqlStore.layer().pipe(
-    Layer.provide(layerBatchAtomic()),
+    Layer.provide(Layer.merge(layerBatchAtomic(), DirectStatements.layer(options.db))),
     Layer.provideMerge(layerClient(options))
   )
