@@ -59,6 +59,14 @@ describe("boundedCall", () => {
       expect(yield* Fiber.await(fiber)).toEqual(Exit.succeed(7))
     }))
 
+  it.live("on the live clock too: no answer within the timeout fails, an answer within it wins", () =>
+    Effect.gen(function*() {
+      const bounded = <A>(run: () => Promise<A>) =>
+        boundedCall({ try: run, catch: String, timeout: Duration.millis(30), onTimeout: () => "timed out" })
+      expect(yield* Effect.flip(bounded(() => new Promise<never>(() => {})))).toBe("timed out")
+      expect(yield* bounded(() => new Promise((resolve) => setTimeout(() => resolve("answered"), 5)))).toBe("answered")
+    }))
+
   it.effect("interrupting it stops the wait: neither the answer nor the timer resumes it", () =>
     Effect.gen(function*() {
       const pending = controlled<number>()
