@@ -127,8 +127,11 @@ export const make = (options: CloudflareEmailOptions): Effect.Effect<MailerShape
 
     const send = (email: OutgoingEmail, { idempotencyKey }: { readonly idempotencyKey: string }) =>
       (options.form === "sending" ? sendStructured(email, idempotencyKey) : sendRaw(email, idempotencyKey)).pipe(
+        // A string name and message id (`messageIdOf` checks the binding's) and the Clock's time: nothing to validate.
         Effect.flatMap((messageId) =>
-          Effect.map(Clock.currentTimeMillis, (acceptedAt) => new SendReceipt({ mailer: name, messageId, acceptedAt }))
+          Effect.clockWith((clock) =>
+            Effect.succeed(new SendReceipt({ mailer: name, messageId, acceptedAt: clock.unsafeCurrentTimeMillis() }, true))
+          )
         ),
         spanWhenTraced("cloudflare_email.send", { form: options.form })
       )
