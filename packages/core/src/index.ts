@@ -27,3 +27,9 @@ export { receive } from "./orders/receive.js"
 export { deliver } from "./orders/deliver.js"
 export { runSweeper, sweep, type SweepOptions, SweepReport } from "./orders/sweep.js"
 export { Metrics } from "./observability/metrics.js"
+/**
+ * A span `hookgate.<name>` around an effect when a tracer exports it (e.g.
+ * `@effect/opentelemetry`'s), and nothing under Effect's built-in tracer, which
+ * exports nowhere: what the pipeline's own spans do, for plugins (mailers) to use.
+ */
+export { step as spanWhenTraced } from "./internal/spans.js"

@@ -1,3 +1,4 @@
+import { spanWhenTraced } from "@hookgate/core"
 import {
   Mailer,
   type MailerShape,
@@ -10,7 +11,8 @@ import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type { EmailMessageConstructor, EmailSendingMessage } from "./binding.js"
+import type { EmailMessageConstructor, EmailMessageLike, EmailSendingMessage } from "./binding.js"
+import { boundedCall } from "./internal/bounded-call.js"
 import { domainOf, type ParsedMailbox, parseMailbox } from "./internal/addresses.js"
 import { classifyThrown, type ClassifyOptions } from "./internal/classify.js"
 import { importEmailMessage } from "./internal/email-message.js"
@@ -67,8 +69,9 @@ export const make = (options: CloudflareEmailOptions): Effect.Effect<MailerShape
       quotaRetryAfter: Duration.decode(options.quotaRetryAfter ?? DEFAULT_QUOTA_RETRY_AFTER)
     }
     const binding = options.binding
-    const call = (message: () => Promise<unknown>) =>
-      Effect.tryPromise({ try: message, catch: (error) => classifyThrown(error, classify) })
+    const onTimeout = () => new Unknown({ mailer: name, detail: `no answer from the binding within ${Duration.format(timeout)}` })
+    const classifyError = (error: unknown) => classifyThrown(error, classify)
+    const call = (message: () => Promise<unknown>) => boundedCall({ try: message, catch: classifyError, timeout, onTimeout })
 
     const sendStructured = (email: OutgoingEmail, idempotencyKey: string) =>
       Effect.gen(function*() {
@@ -86,48 +89,54 @@ export const make = (options: CloudflareEmailOptions): Effect.Effect<MailerShape
         return messageIdOf(result) ?? messageIdFor(idempotencyKey, domainOf(from.address))
       })
 
-    const emailMessage: Effect.Effect<EmailMessageConstructor, Rejected> = options.form === "routing" &&
-        options.EmailMessage !== undefined
-      ? Effect.succeed(options.EmailMessage)
-      : Effect.tryPromise({
-        try: importEmailMessage,
-        catch: () =>
-          new Rejected({
-            mailer: name,
-            detail: "cloudflare:email is not available here: pass EmailMessage in the options",
-            code: "no_email_message"
-          })
+    const noEmailMessage = () =>
+      new Rejected({
+        mailer: name,
+        detail: "cloudflare:email is not available here: pass EmailMessage in the options",
+        code: "no_email_message"
       })
+    const emailMessage = (): Promise<EmailMessageConstructor> =>
+      options.form === "routing" && options.EmailMessage !== undefined
+        ? Promise.resolve(options.EmailMessage)
+        : importEmailMessage().catch(() => Promise.reject(noEmailMessage()))
 
     const sendRaw = (email: OutgoingEmail, idempotencyKey: string) =>
       Effect.gen(function*() {
         const { from, headers, to } = yield* prepare(email, idempotencyKey, name)
         const messageId = messageIdFor(idempotencyKey, domainOf(from.address))
-        const EmailMessage = yield* emailMessage
         const date = yield* Clock.currentTimeMillis
-        // Building the message happens before the call: whatever fails here was never sent.
-        const message = yield* Effect.try({
-          try: () => new EmailMessage(from.address, to.address, buildMime(email, { messageId, headers, date })),
-          catch: (error) =>
-            new Rejected({ mailer: name, detail: `the message could not be built: ${String(error)}`, code: "invalid_email" })
+        // One bound over loading EmailMessage, building the message and the call. Whatever fails
+        // before the call (a Rejected of ours) was never sent; what the binding throws is classified.
+        const result = yield* boundedCall({
+          try: async () => {
+            const EmailMessage = await emailMessage()
+            let message: EmailMessageLike
+            try {
+              message = new EmailMessage(from.address, to.address, buildMime(email, { messageId, headers, date }))
+            } catch (error) {
+              throw new Rejected({ mailer: name, detail: `the message could not be built: ${String(error)}`, code: "invalid_email" })
+            }
+            return binding.send(message)
+          },
+          catch: (error) => error instanceof Rejected ? error : classifyError(error),
+          timeout,
+          onTimeout
         })
-        const result = yield* call(() => binding.send(message))
         return messageIdOf(result) ?? messageId
       })
 
     const send = (email: OutgoingEmail, { idempotencyKey }: { readonly idempotencyKey: string }) =>
       (options.form === "sending" ? sendStructured(email, idempotencyKey) : sendRaw(email, idempotencyKey)).pipe(
-        Effect.timeoutFail({
-          duration: timeout,
-          onTimeout: () => new Unknown({ mailer: name, detail: `no answer from the binding within ${Duration.format(timeout)}` })
-        }),
+        // A string name and message id (`messageIdOf` checks the binding's) and the Clock's time: nothing to validate.
         Effect.flatMap((messageId) =>
-          Effect.map(Clock.currentTimeMillis, (acceptedAt) => new SendReceipt({ mailer: name, messageId, acceptedAt }))
+          Effect.clockWith((clock) =>
+            Effect.succeed(new SendReceipt({ mailer: name, messageId, acceptedAt: clock.unsafeCurrentTimeMillis() }, true))
+          )
         ),
-        Effect.withSpan("hookgate.cloudflare_email.send", { captureStackTrace: false, attributes: { form: options.form } })
+        spanWhenTraced("cloudflare_email.send", { form: options.form })
       )
 
-    // Each call is bounded by `timeout`, so the pipeline needs no timer of its own.
+    // Each call is bounded by `timeout` (`boundedCall`), so the pipeline needs no timer of its own.
     const mailer: MailerShape = { name, honoursIdempotencyKeys: false, callTimeout: timeout, send }
     return mailer
   })

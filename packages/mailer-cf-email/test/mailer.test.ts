@@ -1,6 +1,6 @@
 import { orderIdempotencyKey, OutgoingEmail } from "@hookgate/core/mail"
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Either } from "effect"
+import { Duration, Effect, Either, Tracer } from "effect"
 import PostalMime from "postal-mime"
 import {
   buildMime,
@@ -150,6 +150,53 @@ describe("the mailer with stand-in bindings", () => {
       const mailer = yield* make({ form: "sending", binding: recording(() => new Promise(() => {})).binding, timeout: "50 millis" })
       const result = yield* Effect.either(mailer.send(email, { idempotencyKey: "k" }))
       expect(Either.isLeft(result) && result.left).toMatchObject({ _tag: "Unknown" })
+    }))
+
+  it.live("Email Routing: a binding that never answers is Unknown after the timeout", () =>
+    Effect.gen(function*() {
+      const EmailMessage: EmailMessageConstructor = class {
+        constructor(readonly from: string, readonly to: string, _raw: string) {}
+      }
+      const binding = recording(() => new Promise(() => {})).binding
+      const mailer = yield* make({ form: "routing", binding, EmailMessage, timeout: "50 millis" })
+      const result = yield* Effect.either(mailer.send(email, { idempotencyKey: "k" }))
+      expect(Either.isLeft(result) && result.left).toMatchObject({ _tag: "Unknown" })
+    }))
+
+  it.effect("Email Routing: a message that cannot be built is Rejected and never reaches the binding", () =>
+    Effect.gen(function*() {
+      const EmailMessage: EmailMessageConstructor = class {
+        constructor(readonly from: string, readonly to: string) {
+          throw new Error(`bad envelope ${from} ${to}`)
+        }
+      }
+      const { binding, calls } = recording(async () => undefined)
+      const mailer = yield* make({ form: "routing", binding, EmailMessage })
+      const result = yield* Effect.either(mailer.send(email, { idempotencyKey: "k" }))
+      expect(Either.isLeft(result) && result.left).toMatchObject({ _tag: "Rejected", code: "invalid_email" })
+      expect(calls).toHaveLength(0)
+    }))
+
+  it.effect("a tracer that exports sees the call as hookgate.cloudflare_email.send, with its form", () =>
+    Effect.gen(function*() {
+      const seen: Array<{ name: string; form: unknown }> = []
+      const base = yield* Effect.tracer
+      const tracer = Tracer.make({
+        span: (name, ...rest) => {
+          const span = base.span(name, ...rest)
+          seen.push({ name, form: undefined })
+          const attribute = span.attribute.bind(span)
+          span.attribute = (key, value) => {
+            if (key === "form") seen[seen.length - 1]!.form = value
+            attribute(key, value)
+          }
+          return span
+        },
+        context: base.context
+      })
+      const mailer = yield* make({ form: "sending", binding: recording(async () => ({ messageId: "m" })).binding })
+      yield* mailer.send(email, { idempotencyKey: "k" }).pipe(Effect.withTracer(tracer))
+      expect(seen).toEqual([{ name: "hookgate.cloudflare_email.send", form: "sending" }])
     }))
 
   it.effect("an address that is not one is Rejected before the binding is called", () =>

@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { applyMigrations } from "./apply-migrations.js"
 import { batchAtomic } from "./batch-atomic.js"
+import * as DirectStatements from "./direct-statements.js"
 import type { D1Database } from "./database.js"
 import type { D1MigrationError } from "./errors.js"
 
@@ -36,7 +37,8 @@ export const layerClient = (
  * Every hookgate store service (`OrderStore`, `Lease`, and the message and
  * campaign ledgers) on Cloudflare D1: store-sql's protocol, unchanged,
  * over `@effect/sql-d1`. Every lease step is one statement; the steps that must
- * stand or fall together run as one D1 `batch()`.
+ * stand or fall together run as one D1 `batch()`. The store's compiled statements
+ * (the receive path and the sweep) run on the binding directly (`direct-statements.ts`).
  *
  * Built as one layer step (migrations, client, `SqlAtomic`, stores) rather than
  * `SqlStore.layer()` provided with `layerBatchAtomic()` and `layerClient`: each
@@ -53,7 +55,10 @@ export const layer = (
     )
     const clients = Context.make(D1Client.D1Client, client).pipe(Context.add(SqlClient.SqlClient, client))
     const stores = yield* Layer.buildWithScope(SqlStore.layer(), yield* Effect.scope).pipe(
-      Effect.provide(Context.add(clients, SqlStore.SqlAtomic, batchAtomic(client)))
+      Effect.provide(clients.pipe(
+        Context.add(SqlStore.SqlAtomic, batchAtomic(client)),
+        Context.add(SqlStore.DirectStatements, DirectStatements.make(options.db))
+      ))
     )
     return Context.merge(clients, stores)
   }))

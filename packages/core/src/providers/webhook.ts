@@ -14,12 +14,16 @@ export class WebhookRequest extends Schema.Class<WebhookRequest>("WebhookRequest
       ? Array.from(headers as Iterable<readonly [string, string]>)
       : Object.entries(headers)
     const lowered: Record<string, string> = {}
+    // What the schema checks, checked on the way: bytes and string values (names are, or toLowerCase throws).
+    let checked = body instanceof Uint8Array
     for (const [name, value] of entries) {
+      checked &&= typeof value === "string"
       const key = name.toLowerCase()
       // Repeated headers are joined as HTTP allows; verifiers then see the duplication.
       lowered[key] = key in lowered ? `${lowered[key]}, ${value}` : value
     }
-    return new WebhookRequest({ body, headers: lowered })
+    // Anything else goes through the schema, which refuses it as before.
+    return new WebhookRequest({ body, headers: lowered }, checked)
   }
 
   /** A header's value, by case-insensitive name. */
