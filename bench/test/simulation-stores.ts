@@ -1,13 +1,13 @@
-import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { simulateCampaign } from "../simulation/campaign.js"
 import { defaultRates } from "../simulation/faults.js"
 import { simulateOrders } from "../simulation/orders.js"
 import { simulateQueue } from "../simulation/queue.js"
 import type { StoreKind } from "../simulation/stores.js"
+import { expectCampaignExact, expectDuplicatesFlagged, expectExactlyOnce, expectQueueExactlyOnce } from "./simulation-checks.js"
 
 /**
- * The fault simulation's assertions (simulation.test.ts) on a real store with
+ * The fault simulation's assertions (simulation-checks.ts) on a real store with
  * real I/O (D1 over Miniflare, Postgres): small fixed-seed slices, since each
  * store call is a round trip and a world's sweeps (every 10 simulated minutes
  * for two days) cost the same whatever its size.
@@ -19,37 +19,24 @@ export const harsh = { ...defaultRates, transient: 0.05, acceptedThenUnknown: 0.
 export const ordersWithKeys = (store: StoreKind, orders: number, shard?: number) =>
   Effect.gen(function*() {
     const tally = yield* simulateOrders({ seed: 1, orders, store, honoursKeys: true, rates: harsh, ...(shard === undefined ? {} : { shard }) })
-    expect(tally.lost).toBe(0)
-    expect(tally.duplicates).toBe(0)
-    expect(tally.accepted + tally.capped + tally.failed).toBeGreaterThanOrEqual(orders)
-    expect(tally.faults.crashes).toBeGreaterThan(0) // the faults really happened
-    expect(tally.faults.staleWrites).toBe(0)
-    expect(tally.faults.defects).toBe(0)
+    expectExactlyOnce(tally, orders)
     return tally
   })
 
 export const ordersWithoutKeys = (store: StoreKind, orders: number, shard?: number) =>
   Effect.gen(function*() {
     const tally = yield* simulateOrders({ seed: 1, orders, store, honoursKeys: false, rates: harsh, ...(shard === undefined ? {} : { shard }) })
-    expect(tally.lost).toBe(0)
-    expect(tally.duplicates).toBeGreaterThan(0)
-    expect(tally.unflagged).toBe(0)
-    expect(tally.faults.defects).toBe(0)
+    expectDuplicatesFlagged(tally)
   })
 
 export const queueWithKeys = (store: StoreKind, messages: number, shard?: number) =>
   Effect.gen(function*() {
     const tally = yield* simulateQueue({ seed: 1, messages, store, honoursKeys: true, rates: harsh, ...(shard === undefined ? {} : { shard }) })
-    expect(tally.lost).toBe(0)
-    expect(tally.duplicates).toBe(0)
-    expect(tally.faults.crashes).toBeGreaterThan(0)
-    expect(tally.faults.defects).toBe(0)
+    expectQueueExactlyOnce(tally)
   })
 
 export const campaign = (store: StoreKind, recipients: number) =>
   Effect.gen(function*() {
     const tally = yield* simulateCampaign({ seed: 1, recipients, store, rates: harsh })
-    expect(tally.skipped).toBe(0)
-    expect(tally.duplicates).toBe(0)
-    expect(tally.emails + tally.failed).toBeGreaterThanOrEqual(recipients)
+    expectCampaignExact(tally, recipients)
   })

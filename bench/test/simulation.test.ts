@@ -5,6 +5,7 @@ import { simulateCampaign } from "../simulation/campaign.js"
 import { simulateOrders } from "../simulation/orders.js"
 import { simulateQueue } from "../simulation/queue.js"
 import { addTallies } from "../simulation/tally.js"
+import { expectCampaignExact, expectDuplicatesFlagged, expectExactlyOnce, expectQueueExactlyOnce } from "./simulation-checks.js"
 
 // Faults well above production rates, so a few hundred orders meet every one of them.
 const harsh = { ...defaultRates, transient: 0.05, acceptedThenUnknown: 0.05, slow: 0.03, markerFails: 0.03, crash: 0.02 }
@@ -16,21 +17,12 @@ describe("the fault simulation (real pipeline, memory store, simulated time)", (
     it.effect(`seed ${seed}: a key-honouring mailer inside its window: nothing lost, no duplicate`, () =>
       Effect.gen(function*() {
         const tally = yield* simulateOrders({ seed, orders: ORDERS, store: "memory", honoursKeys: true, rates: harsh })
-        expect(tally.lost).toBe(0)
-        expect(tally.duplicates).toBe(0)
-        expect(tally.accepted + tally.capped + tally.failed).toBeGreaterThanOrEqual(ORDERS)
-        expect(tally.faults.crashes).toBeGreaterThan(0) // the faults really happened
-        expect(tally.faults.staleWrites).toBe(0)
-        expect(tally.faults.defects).toBe(0)
+        expectExactlyOnce(tally, ORDERS)
       }), 120_000)
 
     it.effect(`seed ${seed}: a mailer that ignores keys: nothing lost, every duplicate flagged`, () =>
       Effect.gen(function*() {
-        const tally = yield* simulateOrders({ seed, orders: ORDERS, store: "memory", honoursKeys: false, rates: harsh })
-        expect(tally.lost).toBe(0)
-        expect(tally.duplicates).toBeGreaterThan(0)
-        expect(tally.unflagged).toBe(0)
-        expect(tally.faults.defects).toBe(0)
+        expectDuplicatesFlagged(yield* simulateOrders({ seed, orders: ORDERS, store: "memory", honoursKeys: false, rates: harsh }))
       }), 120_000)
   }
 
@@ -72,11 +64,7 @@ describe("the queue simulation (Consumer.handler and Consumer.once on the Messag
   for (const store of ["memory", "sqlite"] as const) {
     it.effect(`${store}: a key-honouring mailer: no message lost, none sent twice`, () =>
       Effect.gen(function*() {
-        const tally = yield* simulateQueue({ seed: 1, messages: 300, store, honoursKeys: true, rates: harsh })
-        expect(tally.lost).toBe(0)
-        expect(tally.duplicates).toBe(0)
-        expect(tally.faults.crashes).toBeGreaterThan(0)
-        expect(tally.faults.defects).toBe(0)
+        expectQueueExactlyOnce(yield* simulateQueue({ seed: 1, messages: 300, store, honoursKeys: true, rates: harsh }))
       }), 120_000)
   }
 
@@ -92,10 +80,7 @@ describe("the campaign simulation (real campaign code, redelivering queue, pause
   for (const store of ["memory", "sqlite"] as const) {
     it.effect(`${store}: no recipient skipped, none sent twice`, () =>
       Effect.gen(function*() {
-        const tally = yield* simulateCampaign({ seed: 1, recipients: 600, store, rates: harsh })
-        expect(tally.skipped).toBe(0)
-        expect(tally.duplicates).toBe(0)
-        expect(tally.emails + tally.failed).toBeGreaterThanOrEqual(600)
+        expectCampaignExact(yield* simulateCampaign({ seed: 1, recipients: 600, store, rates: harsh }), 600)
       }), 120_000)
   }
 

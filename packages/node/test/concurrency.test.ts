@@ -1,6 +1,6 @@
 import { startResendTestServer, type ResendTestServerShape } from "@hookgate/mailer-resend/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { baseEnv, type GatewayProcess, startGateway, tempDir } from "./support/gateway-process.js"
+import { baseEnv, type GatewayProcess, resendEnv, startGateway, tempDir } from "./support/gateway-process.js"
 import { admin, creemBody, deliver, signCreem, signStripe, stripeBody } from "./support/webhooks.js"
 
 /** Real concurrency: parallel HTTP requests against a spawned gateway, emails counted by Resend's test server. */
@@ -12,9 +12,7 @@ beforeAll(async () => {
   resend = await startResendTestServer()
   gateway = await startGateway({
     ...baseEnv(tempDir()),
-    HOOKGATE_MAILER: "resend",
-    RESEND_API_KEY: resend.apiKey,
-    RESEND_BASE_URL: resend.url
+    ...resendEnv(resend)
   })
 })
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { startResendTestServer, type ResendTestServerShape } from "@hookgate/mailer-resend/testing"
 import Database from "better-sqlite3"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { baseEnv, type GatewayProcess, startGateway, tempDir } from "./support/gateway-process.js"
+import { baseEnv, type GatewayProcess, resendEnv, startGateway, tempDir } from "./support/gateway-process.js"
 import { admin, creemBody, creemOtherBody, deliver, post, signCreem, signStripe, stripeBody } from "./support/webhooks.js"
 
 /** The HTTP contract (docs/http-contract.md) over real HTTP, against a spawned `hookgate serve` mailing through Resend's test server. */
@@ -15,9 +15,7 @@ beforeAll(async () => {
   const dir = tempDir()
   const env: Record<string, string> = {
     ...baseEnv(dir),
-    HOOKGATE_MAILER: "resend",
-    RESEND_API_KEY: resend.apiKey,
-    RESEND_BASE_URL: resend.url,
+    ...resendEnv(resend),
     HOOKGATE_MAX_ATTEMPTS: "2",
     // A replay waits for the durable backoff; 1 ms lets the provider's next copy retry at once.
     HOOKGATE_RETRY_BACKOFF: "1 millis",

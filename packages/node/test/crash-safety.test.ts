@@ -1,6 +1,6 @@
 import { startResendTestServer } from "@hookgate/mailer-resend/testing"
 import { describe, expect, it } from "vitest"
-import { baseEnv, type GatewayProcess, startGateway, tempDir } from "./support/gateway-process.js"
+import { baseEnv, type GatewayProcess, resendEnv, startGateway, tempDir } from "./support/gateway-process.js"
 import { admin, deliver, signStripe, stripeBody } from "./support/webhooks.js"
 
 const ORDERS = 20
@@ -17,9 +17,7 @@ describe("crash safety", () => {
     const resend = await startResendTestServer()
     const env = {
       ...baseEnv(tempDir()),
-      HOOKGATE_MAILER: "resend",
-      RESEND_API_KEY: resend.apiKey,
-      RESEND_BASE_URL: resend.url,
+      ...resendEnv(resend),
       HOOKGATE_LEASE: "6 seconds", // longer than a send may take (RESEND_TIMEOUT plus a margin)
       RESEND_TIMEOUT: "4 seconds",
       HOOKGATE_SWEEP_EVERY: "1 hour" // only the explicit sweep below

@@ -1,7 +1,7 @@
 import { startResendTestServer } from "@hookgate/mailer-resend/testing"
 import { request } from "node:http"
 import { describe, expect, it } from "vitest"
-import { ADMIN_TOKEN, baseEnv, startGateway, tempDir } from "./support/gateway-process.js"
+import { ADMIN_TOKEN, baseEnv, resendEnv, startGateway, tempDir } from "./support/gateway-process.js"
 import { admin, deliver, signStripe, stripeBody } from "./support/webhooks.js"
 
 /** Posts a body in chunks (no Content-Length) and reads the answer, or the error that cut it. */
@@ -32,9 +32,7 @@ describe("logs: one JSON object per line, nothing forged", () => {
     const gateway = await startGateway({
       ...baseEnv(tempDir()),
       HOST: "127.0.0.1",
-      HOOKGATE_MAILER: "resend",
-      RESEND_API_KEY: resend.apiKey,
-      RESEND_BASE_URL: resend.url,
+      ...resendEnv(resend),
       HOOKGATE_METRICS_TOKEN: "metrics-token-for-tests"
     })
     try {

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { ADMIN_TOKEN, baseEnv, CREEM_SECRET, runCli, startGateway, STRIPE_SECRET, tempDir } from "./support/gateway-process.js"
+import { ADMIN_TOKEN, baseEnv, CREEM_SECRET, resendEnv, runCli, startGateway, STRIPE_SECRET, tempDir } from "./support/gateway-process.js"
 import { admin, deliver, signStripe, stripeBody } from "./support/webhooks.js"
 
 const noStackTrace = (text: string) => expect(text).not.toMatch(/^\s+at /m)
@@ -128,9 +128,7 @@ describe("commands that send go through the running gateway's mailer", () => {
     const outbox = join(dir, "outbox")
     const gatewayEnv = {
       ...baseEnv(dir),
-      HOOKGATE_MAILER: "resend",
-      RESEND_API_KEY: resend.apiKey,
-      RESEND_BASE_URL: resend.url,
+      ...resendEnv(resend),
       HOOKGATE_SWEEP_EVERY: "1 hour"
     }
     // The operator's shell: the same database and admin token, but no mailer settings.

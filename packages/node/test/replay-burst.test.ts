@@ -1,6 +1,6 @@
 import { type ResendTestServerShape, startResendTestServer } from "@hookgate/mailer-resend/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { baseEnv, type GatewayProcess, startGateway, tempDir } from "./support/gateway-process.js"
+import { baseEnv, type GatewayProcess, resendEnv, startGateway, tempDir } from "./support/gateway-process.js"
 import { admin, creemBody, deliver, signCreem } from "./support/webhooks.js"
 
 /**
@@ -17,9 +17,7 @@ beforeAll(async () => {
   resend = await startResendTestServer()
   gateway = await startGateway({
     ...baseEnv(tempDir()),
-    HOOKGATE_MAILER: "resend",
-    RESEND_API_KEY: resend.apiKey,
-    RESEND_BASE_URL: resend.url,
+    ...resendEnv(resend),
     // 0.5 s, then about 1.5 s, 4.5 s, … (jittered ×3): the default cap of 8 is hours away at 1 minute.
     HOOKGATE_RETRY_BACKOFF: "500 millis",
     HOOKGATE_SWEEP_EVERY: "250 millis"

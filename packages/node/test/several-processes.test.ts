@@ -1,7 +1,7 @@
 import { startResendTestServer, type ResendTestServerShape } from "@hookgate/mailer-resend/testing"
 import { PgTestServer } from "@hookgate/store-pg/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { baseEnv, type GatewayProcess, runCli, startGateway, tempDir } from "./support/gateway-process.js"
+import { baseEnv, type GatewayProcess, resendEnv, runCli, startGateway, tempDir } from "./support/gateway-process.js"
 import { admin, creemBody, deliver, type Signed, signCreem, signStripe, stripeBody } from "./support/webhooks.js"
 
 /**
@@ -25,9 +25,7 @@ beforeAll(async () => {
     HOOKGATE_DB_POOL_SIZE: "8",
     // The test machine is slow and shared: a statement waits for a connection as long as it needs.
     HOOKGATE_DB_CONNECT_TIMEOUT: "60 seconds",
-    HOOKGATE_MAILER: "resend",
-    RESEND_API_KEY: resend.apiKey,
-    RESEND_BASE_URL: resend.url,
+    ...resendEnv(resend),
     HOOKGATE_LEASE: `${LEASE_MS} millis`,
     HOOKGATE_SWEEP_EVERY: "500 millis",
     HOOKGATE_CAMPAIGN_POLL: "300 millis",

@@ -1,6 +1,6 @@
 import { startResendTestServer } from "@hookgate/mailer-resend/testing"
 import { describe, expect, it } from "vitest"
-import { baseEnv, type GatewayProcess, startGateway, tempDir } from "./support/gateway-process.js"
+import { baseEnv, type GatewayProcess, resendEnv, startGateway, tempDir } from "./support/gateway-process.js"
 import { admin, deliver, signStripe, stripeBody } from "./support/webhooks.js"
 
 describe("graceful shutdown", () => {
@@ -8,7 +8,7 @@ describe("graceful shutdown", () => {
     const resend = await startResendTestServer()
     let gatewayToKill: GatewayProcess | undefined
     try {
-      const env = { ...baseEnv(tempDir()), HOOKGATE_MAILER: "resend", RESEND_API_KEY: resend.apiKey, RESEND_BASE_URL: resend.url }
+      const env = { ...baseEnv(tempDir()), ...resendEnv(resend) }
       const gateway = await startGateway(env)
       gatewayToKill = gateway
       const signed = await signStripe(stripeBody("shutdown"))

@@ -36,6 +36,13 @@ export const baseEnv = (dir: string): Record<string, string> => ({
   HOOKGATE_ADMIN_TOKEN: ADMIN_TOKEN
 })
 
+/** The settings that send through a Resend stand-in (`startResendTestServer`) instead of the outbox. */
+export const resendEnv = (resend: { readonly apiKey: string; readonly url: string }): Record<string, string> => ({
+  HOOKGATE_MAILER: "resend",
+  RESEND_API_KEY: resend.apiKey,
+  RESEND_BASE_URL: resend.url
+})
+
 export const REPOSITORY_ROOT = fileURLToPath(new URL("../../../../", import.meta.url))
 
 /** How to launch: `hookgate <args>` (default), or `npm start` in the repository root, as the README says. */
