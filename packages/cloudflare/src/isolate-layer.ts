@@ -1,10 +1,9 @@
-import { RetryPolicy } from "@hookgate/core"
+import { consoleJsonLogger, RetryPolicy } from "@hookgate/core"
 import { Alerter, AlertStore } from "@hookgate/core/alerts"
 import { checkKeyWindow, type KeyWindowExceeded, Mailer, MailerCircuit } from "@hookgate/core/mail"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
-import { globalValue } from "effect/GlobalValue"
 import * as HashSet from "effect/HashSet"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
@@ -13,9 +12,6 @@ import { configProviderFromEnv, WorkerEnv } from "./env.js"
 
 type Env = Readonly<Record<string, unknown>>
 type Needs = Mailer | RetryPolicy | Alerter | AlertStore
-
-/** The console JSON logger `Logger.json` installs: the same instance (Effect keeps it as a global value). */
-const consoleJsonLogger = globalValue(Symbol.for("effect/Logger/jsonLogger"), () => Logger.withConsoleLog(Logger.jsonLogger))
 
 /**
  * The runtime's layer for one `env`, built as ONE layer step around the user's
@@ -33,7 +29,7 @@ export const isolateLayer = <A, E>(
 ): Layer.Layer<A | Needs | MailerCircuit, E | KeyWindowExceeded> =>
   Layer.scopedContext(Effect.gen(function*() {
     if (jsonLogs) {
-      // What `Logger.json` does, for the build and the runtime after it.
+      // What `Logger.json` does (with core's faster JSON logger, the same lines), for the build and the runtime after it.
       yield* Effect.locallyScopedWith(
         FiberRef.currentLoggers,
         (loggers) => HashSet.add(HashSet.remove(loggers, Logger.defaultLogger), consoleJsonLogger)

@@ -79,6 +79,8 @@ export const isolateRuntime = <R, E>(
 ) => {
   const maxRuntimes = options.maxRuntimes ?? MAX_RUNTIMES
   const built = new Map<string, Entry<R>>()
+  /** The tenant last in `built`'s order. */
+  let mostRecent: string | undefined
   const disposeWhenFree = (entry: Entry<R>) => {
     if (entry.evicted && entry.holders === 0) void entry.dispose()
   }
@@ -91,9 +93,13 @@ export const isolateRuntime = <R, E>(
     const tenant = envFingerprint(env)
     const existing = built.get(tenant)
     if (existing !== undefined) {
-      // Most recently used last, so the eviction below takes the least recently used.
-      built.delete(tenant)
-      built.set(tenant, existing)
+      // Most recently used last, so the eviction below takes the least recently used
+      // (nothing to move when it is already last: the usual isolate serves one shop).
+      if (tenant !== mostRecent) {
+        built.delete(tenant)
+        built.set(tenant, existing)
+        mostRecent = tenant
+      }
       return existing
     }
     const managed = ManagedRuntime.make(makeLayer(env))
@@ -110,6 +116,7 @@ export const isolateRuntime = <R, E>(
     })
     const entry: Entry<R> = { runtime, dispose: () => managed.dispose(), holders: 0, evicted: false }
     built.set(tenant, entry)
+    mostRecent = tenant
     if (built.size > maxRuntimes) {
       const [oldest, last] = built.entries().next().value!
       evict(oldest, last)

@@ -2,6 +2,7 @@ import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import type * as HttpRouter from "@effect/platform/HttpRouter"
 import {
+  consoleJsonLogger,
   type Lease,
   type OrderStore,
   type Renderer,
@@ -102,7 +103,7 @@ export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): Hook
   const jsonLogs = options.jsonLogs !== false
   const runtimes = isolateRuntime(
     (env) => isolateLayer<WorkerServices | R, E>(options.layer, env, jsonLogs),
-    jsonLogs ? Logger.json : Layer.empty
+    jsonLogs ? Logger.replace(Logger.defaultLogger, consoleJsonLogger) : Layer.empty
   )
   const app = options.router ?? webhookRoutes(options.webhooks)
   const handlers = new WeakMap<

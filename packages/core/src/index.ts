@@ -27,6 +27,7 @@ export { receive } from "./orders/receive.js"
 export { deliver } from "./orders/deliver.js"
 export { runSweeper, sweep, type SweepOptions, SweepReport } from "./orders/sweep.js"
 export { Metrics } from "./observability/metrics.js"
+export { consoleJsonLogger, jsonLogger } from "./observability/json-logger.js"
 /**
  * A span `hookgate.<name>` around an effect when a tracer exports it (e.g.
  * `@effect/opentelemetry`'s), and nothing under Effect's built-in tracer, which

@@ -1,3 +1,4 @@
+import { consoleJsonLogger } from "@hookgate/core"
 import { Cause, Config, Effect, HashMap, Inspectable, Logger } from "effect"
 
 /**
@@ -25,7 +26,7 @@ const prettyLogger = Logger.make(({ annotations, cause, date, logLevel, message 
 export type LogFormat = "json" | "pretty"
 
 export const loggerFor = (format: LogFormat): Logger.Logger<unknown, void> =>
-  format === "json" ? Logger.withConsoleLog(Logger.jsonLogger) : prettyLogger
+  format === "json" ? consoleJsonLogger : prettyLogger
 
 /** Replaces Effect's default logger with the one `HOOKGATE_LOG_FORMAT` names (default json). */
 export const layerLogger = Logger.replaceEffect(
