@@ -28,6 +28,8 @@ export { deliver } from "./orders/deliver.js"
 export { runSweeper, sweep, type SweepOptions, SweepReport } from "./orders/sweep.js"
 export { Metrics } from "./observability/metrics.js"
 export { consoleJsonLogger, jsonLogger } from "./observability/json-logger.js"
+/** Whole epoch milliseconds for every time a store keeps: the wrappers each store puts around its services. */
+export * as EpochMillis from "./storage/epoch-millis.js"
 /**
  * A span `hookgate.<name>` around an effect when a tracer exports it (e.g.
  * `@effect/opentelemetry`'s), and nothing under Effect's built-in tracer, which

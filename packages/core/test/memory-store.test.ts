@@ -1,7 +1,9 @@
-import { alertStoreConformance, pipelineBehaviours, storeConformance } from "@hookgate/core/conformance"
-import { layerMemoryAlertStore, layerMemoryStore } from "@hookgate/core/testing"
+import { alertStoreConformance, epochMillisConformance, pipelineBehaviours, storeConformance } from "@hookgate/core/conformance"
+import { layerMemoryAlertStore, layerMemoryLedgers, layerMemoryStore } from "@hookgate/core/testing"
+import { Layer } from "effect"
 
 storeConformance("in-memory", () => layerMemoryStore)
 pipelineBehaviours("in-memory", () => layerMemoryStore)
 alertStoreConformance("in-memory", () => layerMemoryAlertStore)
 alertStoreConformance("in-memory, beside the orders", () => layerMemoryStore)
+epochMillisConformance("in-memory", () => Layer.merge(layerMemoryStore, layerMemoryLedgers))

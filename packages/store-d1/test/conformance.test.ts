@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { alertStoreConformance, pipelineBehaviours, storeConformance } from "@hookgate/core/conformance"
+import { alertStoreConformance, epochMillisConformance, pipelineBehaviours, storeConformance } from "@hookgate/core/conformance"
+import { SqlStore } from "@hookgate/store-sql"
 import { type D1Pool, freshStoreLayer, type ParameterTrace, startD1Pool } from "./support.js"
 
 // The suites on a real D1 (Miniflare's workerd), a fresh database per test.
@@ -14,6 +15,7 @@ const trace: ParameterTrace = { statements: 0, widest: 0, widestSql: "" }
 storeConformance("D1", () => freshStoreLayer(() => pool, trace))
 pipelineBehaviours("D1", () => freshStoreLayer(() => pool, trace))
 alertStoreConformance("D1", () => freshStoreLayer(() => pool, trace))
+epochMillisConformance("D1", () => freshStoreLayer(() => pool, trace), SqlStore.storedTimes)
 
 // Registered last, so it runs after the suites: every statement they bound
 // stayed within D1's limit of 100 parameters.

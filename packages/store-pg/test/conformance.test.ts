@@ -1,8 +1,10 @@
-import { pipelineBehaviours, storeConformance } from "@hookgate/core/conformance"
+import { epochMillisConformance, pipelineBehaviours, storeConformance } from "@hookgate/core/conformance"
+import { SqlStore } from "@hookgate/store-sql"
 import { usePgServer } from "./support.js"
 
-// Both suites on a real PostgreSQL server, a fresh database per test.
+// The suites on a real PostgreSQL server, a fresh database per test.
 const pg = usePgServer()
 
 storeConformance("Postgres", pg.freshStore)
 pipelineBehaviours("Postgres", pg.freshStore)
+epochMillisConformance("Postgres", pg.freshStore, SqlStore.storedTimes)

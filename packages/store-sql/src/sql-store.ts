@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import {
+  EpochMillis,
   Lease,
   type LeaseShape,
   type NewOrder,
@@ -295,12 +296,13 @@ export const layerSqlStore: Layer.Layer<SqlStoreServices, never, SqlClient.SqlCl
   .effectContext(
     Effect.gen(function*() {
       const { lease, store } = yield* makeSqlStore
-      return Context.make(OrderStore, store).pipe(
-        Context.add(Lease, lease),
-        Context.add(AlertStore, yield* makeSqlAlertStore),
-        Context.add(MessageLedger, yield* makeSqlMessageLedger),
-        Context.add(DeadLetterStore, yield* makeSqlDeadLetters),
-        Context.add(CampaignStore, yield* makeSqlCampaignStore)
+      // Every time is bound as a whole epoch millisecond (BIGINT on Postgres, INTEGER on SQLite and D1).
+      return Context.make(OrderStore, EpochMillis.orderStore(store)).pipe(
+        Context.add(Lease, EpochMillis.lease(lease)),
+        Context.add(AlertStore, EpochMillis.alertStore(yield* makeSqlAlertStore)),
+        Context.add(MessageLedger, EpochMillis.messageLedger(yield* makeSqlMessageLedger)),
+        Context.add(DeadLetterStore, EpochMillis.deadLetters(yield* makeSqlDeadLetters)),
+        Context.add(CampaignStore, EpochMillis.campaignStore(yield* makeSqlCampaignStore))
       )
     })
   )

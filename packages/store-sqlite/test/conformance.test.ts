@@ -1,6 +1,8 @@
-import { alertStoreConformance, pipelineBehaviours, storeConformance } from "@hookgate/core/conformance"
+import { alertStoreConformance, epochMillisConformance, pipelineBehaviours, storeConformance } from "@hookgate/core/conformance"
+import { SqlStore } from "@hookgate/store-sql"
 import { SqliteStore } from "@hookgate/store-sqlite"
 
 storeConformance("SQLite", () => SqliteStore.layer({ filename: ":memory:" }))
 pipelineBehaviours("SQLite", () => SqliteStore.layer({ filename: ":memory:" }))
 alertStoreConformance("SQLite", () => SqliteStore.layer({ filename: ":memory:" }))
+epochMillisConformance("SQLite", () => SqliteStore.layer({ filename: ":memory:" }), SqlStore.storedTimes)

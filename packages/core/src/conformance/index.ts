@@ -5,6 +5,7 @@
  */
 export { storeConformance } from "./store-conformance.js"
 export { alertStoreConformance } from "./alert-store-conformance.js"
+export { epochMillisConformance } from "./epoch-millis-conformance.js"
 export { pipelineBehaviours, type Scenario } from "./pipeline-behaviours.js"
 export { eventually, newOrder, TEST_SECRET } from "../testing/fixtures.js"
 export { messageLedgerConformance } from "./message-ledger-conformance.js"

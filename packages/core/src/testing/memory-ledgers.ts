@@ -14,6 +14,7 @@ import {
 } from "../campaigns/campaign-store.js"
 import { DeadLetterStore, type DeadLetterStoreShape } from "../queue/dead-letters.js"
 import { MessageLedger, type MessageLedgerShape } from "../queue/message-ledger.js"
+import * as EpochMillis from "../storage/epoch-millis.js"
 
 /**
  * In-memory `MessageLedger`, `DeadLetterStore` and `CampaignStore` with the SQL
@@ -27,7 +28,7 @@ export const makeMemoryMessageLedger = (): MessageLedgerShape => {
     rows.set(record.key, next)
     return next
   }
-  return {
+  return EpochMillis.messageLedger({
     acquire: (key, { now, until }) =>
       Effect.sync(() => {
         const token = crypto.randomUUID()
@@ -73,12 +74,12 @@ export const makeMemoryMessageLedger = (): MessageLedgerShape => {
         return true
       }),
     get: (key) => Effect.sync(() => Option.fromNullable(rows.get(key)))
-  }
+  })
 }
 
 export const makeMemoryDeadLetters = (): DeadLetterStoreShape => {
   const letters = new Map<string, DeadLetter>()
-  return {
+  return EpochMillis.deadLetters({
     put: (letter) =>
       Effect.sync(() => {
         const id = `${letter.queue}\u0000${letter.messageId}`
@@ -92,7 +93,7 @@ export const makeMemoryDeadLetters = (): DeadLetterStoreShape => {
           .sort((a, b) => b.receivedAt - a.receivedAt)
           .slice(0, limit)
       )
-  }
+  })
 }
 
 interface RecipientRow {
@@ -135,7 +136,7 @@ export const makeMemoryCampaignStore = (): CampaignStoreShape => {
   const leaseFree = (r: RecipientRow, now: number) =>
     r.leaseToken === null || (r.leaseExpiresAt !== null && r.leaseExpiresAt <= now)
 
-  return {
+  return EpochMillis.campaignStore({
     create: ({ batchSize, id, now, template }) =>
       Effect.sync(() => {
         const existing = campaigns.get(id)
@@ -297,7 +298,7 @@ export const makeMemoryCampaignStore = (): CampaignStoreShape => {
         if (!entry) return 0
         return update(entry, { duplicatesPrevented: entry.row.duplicatesPrevented + count }).duplicatesPrevented
       })
-  }
+  })
 }
 
 /** Fresh in-memory `MessageLedger`, `DeadLetterStore` and `CampaignStore`. */

@@ -7,6 +7,7 @@ import { AlertStore } from "../alerts/alert-store.js"
 import { type EventReceipt, newLeasedOrder, Order, type OrderStatus, type StoreStats } from "../orders/order.js"
 import { Lease, type LeaseShape } from "../orders/lease.js"
 import { OrderStore, type OrderStoreShape } from "../orders/order-store.js"
+import * as EpochMillis from "../storage/epoch-millis.js"
 import { makeMemoryAlertStore } from "./memory-alert-store.js"
 
 /**
@@ -169,7 +170,7 @@ export const makeMemoryStore = () => {
       })
   }
 
-  return { store, lease, alertStore: makeMemoryAlertStore(alerts) }
+  return { store: EpochMillis.orderStore(store), lease: EpochMillis.lease(lease), alertStore: makeMemoryAlertStore(alerts) }
 }
 
 /** A fresh in-memory store providing `OrderStore`, `Lease` and `AlertStore`. */
