@@ -155,7 +155,10 @@ const warm = async (options: Record<Kind, WorkerOptions>, persist: string) => {
         perWebhook[kind].push((processCpuMs(workerd.pid) - before) / PER_ROUND)
       }
     }
-    return medians(perWebhook)
+    // Each round runs every Worker back to back: a round's ratio is untouched by the
+    // machine's speed drifting between rounds, which a ratio of medians is not.
+    const roundRatios = perWebhook.example.map((example, round) => example / perWebhook.handwritten[round]!)
+    return { ...medians(perWebhook), roundRatio: median(roundRatios) }
   } finally {
     await workerd.mf.dispose()
   }
@@ -233,6 +236,12 @@ const run = async () => {
       figure("workerWebhookCpuMs", `example Worker, workerd CPU per webhook, warm (${n})`, cpu.example, "ms"),
       figure("handwrittenWorkerWebhookCpuMs", "hand-written Worker, the same", cpu.handwritten, "ms"),
       figure("minimalEffectWorkerWebhookCpuMs", "minimal Effect Worker, the same", cpu.minimal, "ms"),
+      figure(
+        "workerWebhookCpuRoundRatio",
+        "example / hand-written Worker, warm, median of the per-round ratios (each round runs both back to back)",
+        cpu.roundRatio,
+        "x"
+      ),
       figure(
         "workerFirstRequestCpuMs",
         `example Worker, CPU of a fresh isolate's first webhook (median of ${FIRST_SAMPLES}; ${
