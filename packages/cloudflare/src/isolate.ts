@@ -23,31 +23,15 @@ const bindingId = (binding: object) => {
 
 const fingerprints = new WeakMap<object, string>()
 
-/** The last `env` fingerprinted, and its fingerprint. */
-let last: { readonly env: Env; readonly fingerprint: string } | undefined
-
-/** The same names holding the same values (bindings by identity). */
-const sameEntries = (a: Env, b: Env) => {
-  const names = Object.keys(a)
-  if (names.length !== Object.keys(b).length) return false
-  for (const name of names) if (!(name in b) || !Object.is(a[name], b[name])) return false
-  return true
-}
-
 /**
  * What makes two `env`s the same tenant: the same vars and secrets (by value) and the
- * same bindings (by identity). Hashed, so no secret is kept as a map key; a platform
- * that builds an `env` per shop gets one fingerprint per shop. Computed once per `env`
- * object, and not hashed again for a new object with the same entries as the last one:
- * workerd may hand each invocation a fresh `env` object holding the same bindings, and
- * hashing it would cost every webhook.
+ * same bindings (by identity). Hashed, so no secret is kept as a map key. Workers hand
+ * an isolate the same `env` object on every invocation, so this is computed once per
+ * object; a platform that builds an `env` per shop gets one fingerprint per shop.
  */
 export const envFingerprint = (env: Env): string => {
-  const known = fingerprints.get(env) ?? (last !== undefined && sameEntries(env, last.env) ? last.fingerprint : undefined)
-  if (known !== undefined) {
-    fingerprints.set(env, known)
-    return known
-  }
+  const known = fingerprints.get(env)
+  if (known !== undefined) return known
   const parts = Object.keys(env).sort().map((name) => {
     const value = env[name]
     const described = (typeof value === "object" && value !== null) || typeof value === "function"
@@ -57,7 +41,6 @@ export const envFingerprint = (env: Env): string => {
   })
   const fingerprint = bytesToHex(sha256(utf8ToBytes(parts.join("\u0001"))))
   fingerprints.set(env, fingerprint)
-  last = { env, fingerprint }
   return fingerprint
 }
 

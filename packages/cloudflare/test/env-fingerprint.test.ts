@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { envFingerprint } from "../src/isolate.js"
 
 // The tenant key of an `env`: equal entries give one fingerprint, whatever the object
-// (workerd may pass a fresh `env` per invocation); any other secret, var or binding another.
+// (a platform may build an `env` per invocation); any other secret, var or binding another.
 
 const DB = { prepare: () => undefined }
 const EMAIL = { send: () => undefined }
@@ -28,7 +28,6 @@ describe("envFingerprint", () => {
       { DB, EMAIL, STRIPE_WEBHOOK_SECRET: "whsec_a" }
     ]
     for (const other of others) {
-      // Right after `a`, so a wrong shortcut from the last env would show here.
       expect(envFingerprint(shop("whsec_a"))).toBe(a)
       expect(envFingerprint(other)).not.toBe(a)
     }
