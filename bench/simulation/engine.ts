@@ -75,8 +75,9 @@ export class Simulation {
 
   /**
    * `wholeMillis`: the clock reads whole milliseconds, as a real one does (the
-   * timers keep their fractions). Postgres binds times as BIGINT and refuses a
-   * fractional one, so the worlds on real stores read time this way.
+   * timers keep their fractions): the worlds on real stores read time this way.
+   * (The stores floor every time they keep anyway, `EpochMillis` in core; the D1
+   * and Postgres tables were measured with this clock.)
    */
   constructor(start = 0, private readonly wholeMillis = false) {
     this.now = start
