@@ -1,10 +1,9 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpRouter from "@effect/platform/HttpRouter"
 import { EmailAlerter } from "@hookgate/alerters"
 import { Cloudflare } from "@hookgate/cloudflare"
 import { Renderer, RetryPolicy } from "@hookgate/core"
 import { Campaigns } from "@hookgate/core/campaigns"
-import { adminRoutes, webhookRoutes } from "@hookgate/core/http"
+import { adminRoutes } from "@hookgate/core/http"
 import { type Mailer, OutgoingEmail } from "@hookgate/core/mail"
 import { mountWhenSet, Providers } from "@hookgate/core/providers"
 import { deadLetterHandler } from "@hookgate/core/queue"
@@ -40,12 +39,9 @@ const Webhooks = Providers.layer(
   mountWhenSet("CREEM_WEBHOOK_SECRET", (secrets) => Creem.layer({ secrets }))
 )
 
-// The webhooks, and the admin API (`/admin/*`, campaigns included) behind the HOOKGATE_ADMIN_TOKEN
-// secret, read from env on each request: without it every admin request answers 401.
-const Routes = HttpRouter.concat(
-  webhookRoutes(),
-  adminRoutes({ token: Config.redacted("HOOKGATE_ADMIN_TOKEN"), campaigns: {} })
-)
+// Beside the webhook routes (always served): the admin API (`/admin/*`, campaigns included) behind the
+// HOOKGATE_ADMIN_TOKEN secret, read from env on each request: without it every admin request answers 401.
+const Routes = adminRoutes({ token: Config.redacted("HOOKGATE_ADMIN_TOKEN"), campaigns: {} })
 
 const Pipeline = Layer.mergeAll(Webhooks, Template, RetryPolicy.layerConfig(), EmailAlerter.layerConfig()).pipe(
   Layer.provideMerge(Mail),

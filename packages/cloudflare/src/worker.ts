@@ -1,6 +1,6 @@
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
-import type * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpRouter from "@effect/platform/HttpRouter"
 import {
   consoleJsonLogger,
   type Lease,
@@ -11,7 +11,7 @@ import {
   type SweepOptions
 } from "@hookgate/core"
 import type { Alerter, AlertStore } from "@hookgate/core/alerts"
-import { webhookRoutes, type WebhookRoutesOptions } from "@hookgate/core/http"
+import { answerWebhookRequest, type ContractAnswer, webhookRoutes, type WebhookRoutesOptions } from "@hookgate/core/http"
 import type { Mailer } from "@hookgate/core/mail"
 import { type Providers } from "@hookgate/core/providers"
 import * as Context from "effect/Context"
@@ -50,7 +50,11 @@ export interface MakeWorkerOptions<E, R = never> {
   readonly queueConcurrency?: number
   /** Options of the shared webhook routes (body size limit). */
   readonly webhooks?: WebhookRoutesOptions
-  /** Routes to serve instead of the shared webhook and health routes (they may use anything the layer provides). */
+  /**
+   * Routes served beside the webhook and health routes, which are always kept
+   * (`adminRoutes`, your own; they may use anything the layer provides). A route
+   * of its own at `POST /webhooks/:provider` or `GET /healthz` is refused.
+   */
   readonly router?: HttpRouter.HttpRouter<unknown, WorkerServices | R>
   /**
    * Per cron run (default: 50 orders, 4 at a time). Each order costs two or
@@ -72,17 +76,64 @@ export interface HookgateWorker {
   readonly queue: (batch: WorkerMessageBatch, env: WorkerEnvInput, ctx: WorkerExecutionContext) => Promise<void>
 }
 
+// The tracer every runtime starts with: it records nothing.
+const builtInTracer = Runtime.runSync(Runtime.defaultRuntime)(Effect.tracer)
+
 /**
- * The runtime the HTTP handler runs on. Without a tracer of the layer's own, the
+ * How one runtime serves HTTP. Without a tracer of the layer's own, the
  * `http.server` span of @effect/platform would go nowhere, yet it parses the URL
- * and copies every header into attributes on each request: it is turned off. A
- * layer that sets a tracer (`Layer.setTracer`, OpenTelemetry) keeps it.
+ * and copies every header into attributes on each request: it is turned off,
+ * and `POST /webhooks/:provider` is answered without the router at all
+ * (`answerWebhookRequest`: the same answer and log line, without @effect/platform's
+ * per-request context copy, scope and response conversion). A layer that sets a
+ * tracer (`Layer.setTracer`, OpenTelemetry) keeps the span, and every request
+ * goes through the router.
  */
-const httpRuntime = <R>(runtime: Runtime.Runtime<R>): Runtime.Runtime<R> =>
-  // Effect's default tracer records nothing.
-  Runtime.runSync(runtime)(Effect.tracer) === Runtime.runSync(Runtime.defaultRuntime)(Effect.tracer)
-    ? Runtime.setFiberRef(runtime, HttpMiddleware.currentTracerDisabledWhen, constTrue)
-    : runtime
+const serving = <R>(runtime: Runtime.Runtime<R>, app: HttpRouter.HttpRouter<unknown, R>) => {
+  const tracing = Runtime.runSync(runtime)(Effect.tracer) !== builtInTracer
+  return {
+    handler: HttpApp.toWebHandlerRuntime(
+      tracing ? runtime : Runtime.setFiberRef(runtime, HttpMiddleware.currentTracerDisabledWhen, constTrue)
+    )(app),
+    run: tracing ? undefined : Runtime.runPromise(runtime)
+  }
+}
+
+const WEBHOOK_PATH = /^\/webhooks\/([^/]+)$/
+
+/** The provider of a `POST /webhooks/:provider` request (decoded as the router decodes it), or undefined. */
+const webhookProvider = (request: Request): string | undefined => {
+  if (request.method !== "POST") return undefined
+  const match = WEBHOOK_PATH.exec(new URL(request.url).pathname)
+  if (match === null) return undefined
+  try {
+    return decodeURIComponent(match[1]!)
+  } catch {
+    return undefined // the router answers it, as before
+  }
+}
+
+const json = (answer: ContractAnswer) =>
+  new Response(JSON.stringify(answer.body), {
+    status: answer.httpStatus,
+    headers: { "content-type": "application/json" }
+  })
+
+/** The webhook and health routes, with `router`'s beside them; a route of `router` that would replace one is refused. */
+const keptRoutes = <R>(options: { readonly webhooks?: WebhookRoutesOptions; readonly router?: HttpRouter.HttpRouter<unknown, R> }) => {
+  const kept = webhookRoutes(options.webhooks)
+  if (options.router === undefined) return kept
+  for (const route of options.router.routes) {
+    const clash = Array.from(kept.routes).find((own) => own.path === route.path && (route.method === "*" || own.method === route.method))
+    if (clash !== undefined) {
+      throw new Error(
+        `makeWorker: router declares ${route.method} ${route.path}, which makeWorker always serves; ` +
+          "pass only the routes you add (webhookRoutes() is no longer needed in router)"
+      )
+    }
+  }
+  return HttpRouter.concat(kept, options.router)
+}
 
 const unavailable = () =>
   new Response(JSON.stringify({ status: "unavailable" }), {
@@ -105,18 +156,15 @@ export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): Hook
     (env) => isolateLayer<WorkerServices | R, E>(options.layer, env, jsonLogs),
     jsonLogs ? Logger.replace(Logger.defaultLogger, consoleJsonLogger) : Layer.empty
   )
-  const app = options.router ?? webhookRoutes(options.webhooks)
-  const handlers = new WeakMap<
-    Runtime.Runtime<WorkerServices | R>,
-    ReturnType<ReturnType<typeof HttpApp.toWebHandlerRuntime<WorkerServices | R>>>
-  >()
-  const handlerFor = (runtime: Runtime.Runtime<WorkerServices | R>) => {
-    let handler = handlers.get(runtime)
-    if (handler === undefined) {
-      handler = HttpApp.toWebHandlerRuntime(httpRuntime(runtime))(app)
-      handlers.set(runtime, handler)
+  const app = keptRoutes(options)
+  const served = new WeakMap<Runtime.Runtime<WorkerServices | R>, ReturnType<typeof serving<WorkerServices | R>>>()
+  const servingOf = (runtime: Runtime.Runtime<WorkerServices | R>) => {
+    let serves = served.get(runtime)
+    if (serves === undefined) {
+      serves = serving(runtime, app)
+      served.set(runtime, serves)
     }
-    return handler
+    return serves
   }
   const asEnv = (env: WorkerEnvInput) => env as Readonly<Record<string, unknown>>
 
@@ -145,8 +193,14 @@ export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): Hook
       // Logged by isolateRuntime; 503 so that the provider retries the webhook.
       const held = await runtimes.acquire(asEnv(env)).catch(() => undefined)
       if (held === undefined) return unavailable()
+      const provider = webhookProvider(request)
       // The answer's body is complete when the handler returns (JSON): nothing streams from the runtime after it.
-      return invoke(held, ctx, (runtime, background) => handlerFor(runtime)(request, Context.make(Background, background.service)))
+      return invoke(held, ctx, (runtime, background) => {
+        const { handler, run } = servingOf(runtime)
+        return provider !== undefined && run !== undefined
+          ? run(Effect.provideService(answerWebhookRequest(provider, request, options.webhooks), Background, background.service)).then(json)
+          : handler(request, Context.make(Background, background.service))
+      })
     },
 
     scheduled: async (controller, env, ctx) =>

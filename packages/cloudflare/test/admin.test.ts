@@ -1,5 +1,4 @@
-import { HttpRouter } from "@effect/platform"
-import { adminRoutes, webhookRoutes } from "@hookgate/core/http"
+import { adminRoutes } from "@hookgate/core/http"
 import { Config } from "effect"
 import { describe, expect, it } from "vitest"
 import { env, executionContext, harness, json, webhook } from "./support.js"
@@ -7,7 +6,7 @@ import { env, executionContext, harness, json, webhook } from "./support.js"
 /** A Worker mounts core's admin routes too, its token read from `env` through Config on each request. */
 
 const ADMIN_TOKEN = "worker-admin-token"
-const router = HttpRouter.concat(webhookRoutes(), adminRoutes({ token: Config.redacted("HOOKGATE_ADMIN_TOKEN") }))
+const router = adminRoutes({ token: Config.redacted("HOOKGATE_ADMIN_TOKEN") })
 
 const get = (path: string, token?: string) =>
   new Request(`https://worker.example${path}`, token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } })

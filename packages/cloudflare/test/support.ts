@@ -13,7 +13,7 @@ import {
   TEST_SECRET
 } from "@hookgate/core/testing"
 import { Cloudflare } from "@hookgate/cloudflare"
-import { Config, Duration, Effect, Layer, Logger, LogLevel, Redacted, type Tracer } from "effect"
+import { Config, Duration, Effect, Layer, Logger, LogLevel, Redacted, Tracer } from "effect"
 
 export const SECRET_NAME = "TEST_WEBHOOK_SECRET"
 export const env = { [SECRET_NAME]: Redacted.value(TEST_SECRET) }
@@ -33,8 +33,10 @@ export interface HarnessOptions {
   readonly alertGate?: Promise<void>
   /** Log as the Worker does by default (JSON lines through console) instead of silently. */
   readonly logs?: boolean
-  /** Routes instead of the default webhook routes. */
+  /** Routes beside the webhook and health routes. */
   readonly router?: Cloudflare.MakeWorkerOptions<unknown>["router"]
+  /** Options of the webhook routes (the body limit). */
+  readonly webhooks?: Cloudflare.MakeWorkerOptions<unknown>["webhooks"]
   /** A tracer the layer sets (`Layer.setTracer`). */
   readonly tracer?: Tracer.Tracer
   /** The idempotency-key window the mailer declares (Resend's is 24 hours). */
@@ -76,7 +78,8 @@ export const harness = (options: HarnessOptions = {}) => {
   const worker = Cloudflare.makeWorker({
     layer,
     jsonLogs: options.logs ?? false,
-    ...(options.router ? { router: options.router } : {})
+    ...(options.router ? { router: options.router } : {}),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {})
   })
   return { worker, store, alertStore, mailer, alerted, builds: () => builds }
 }
@@ -104,3 +107,16 @@ export const webhook = (orderId: string, options: { readonly email?: string } = 
   )
 
 export const json = async (response: Response) => ({ status: response.status, body: await response.json() as Record<string, unknown> })
+
+/** A tracer that records the names of the spans it is asked for (and exports nothing). */
+export const recordingTracer = () => {
+  const names: Array<string> = []
+  const tracer = Tracer.make({
+    span: (name, parent, context, links, startTime, kind, options) => {
+      names.push(name)
+      return Effect.runSync(Effect.map(Effect.tracer, (native) => native.span(name, parent, context, links, startTime, kind, options)))
+    },
+    context: (f) => f()
+  })
+  return { names, tracer }
+}

@@ -3,8 +3,8 @@ import { Cloudflare } from "@hookgate/cloudflare"
 import { Alert } from "@hookgate/core/alerts"
 import { MailerSteps, newOrder } from "@hookgate/core/testing"
 import { HttpRouter, HttpServerResponse } from "@effect/platform"
-import { Effect, Option, Tracer } from "effect"
-import { env, executionContext, harness, json, webhook } from "./support.js"
+import { Effect, Option } from "effect"
+import { env, executionContext, harness, json, recordingTracer, webhook } from "./support.js"
 
 describe("makeWorker: fetch", () => {
   it("serves the webhook contract and builds the layer once per isolate", async () => {
@@ -116,14 +116,7 @@ describe("makeWorker: the HTTP server span", () => {
   })
 
   it("is kept when the layer sets a tracer", async () => {
-    const names: Array<string> = []
-    const tracer = Tracer.make({
-      span: (name, parent, context, links, startTime, kind, options) => {
-        names.push(name)
-        return Effect.runSync(Effect.map(Effect.tracer, (native) => native.span(name, parent, context, links, startTime, kind, options)))
-      },
-      context: (f) => f()
-    })
+    const { names, tracer } = recordingTracer()
     expect(await spanOf(harness({ router, tracer }).worker)).toEqual({ status: 200, body: { span: "http.server GET" } })
     expect(names).toContain("http.server GET")
   })

@@ -25,8 +25,8 @@ export interface AdminRoutesOptions {
  * - with `campaigns`: `POST|GET /admin/campaigns`, `GET /admin/campaigns/:id`,
  *   `POST /admin/campaigns/:id/start|pause|resume` (the prefix is configurable).
  *
- * The Node gateway mounts it when `HOOKGATE_ADMIN_TOKEN` is set; a Worker can
- * concatenate it with `webhookRoutes()`.
+ * The Node gateway mounts it when `HOOKGATE_ADMIN_TOKEN` is set; a Worker passes
+ * it to `makeWorker({ router })`, which serves it beside the webhook routes.
  */
 export function adminRoutes(
   options: AdminRoutesOptions & { readonly campaigns: CampaignRoutesOptions }

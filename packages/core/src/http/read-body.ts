@@ -20,13 +20,9 @@ const tooLarge = Symbol("tooLarge")
 /**
  * A Web `ReadableStream` read with its own reader, counting: one promise for the
  * whole body rather than a Stream per request (the Workers path, where the
- * request is a Web `Request`). Cancelled at the limit.
+ * request is a Web `Request`). Cancelled at the limit; any other failure is `onError`'s.
  */
-const readWebBody = (
-  request: HttpServerRequest.HttpServerRequest,
-  body: ReadableStream<Uint8Array> | null,
-  limitBytes: number
-) =>
+const readWebBody = <E>(body: ReadableStream<Uint8Array> | null, limitBytes: number, onError: (cause: unknown) => E) =>
   Effect.tryPromise({
     try: async () => {
       if (body === null) return new Uint8Array(0)
@@ -44,11 +40,19 @@ const readWebBody = (
         chunks.push(value)
       }
     },
-    catch: (cause) =>
-      cause === tooLarge
-        ? new BodyTooLarge({ limitBytes })
-        : new HttpServerError.RequestError({ request, reason: "Decode", cause })
+    catch: (cause) => cause === tooLarge ? new BodyTooLarge({ limitBytes }) : onError(cause)
   })
+
+const declaredTooLarge = (contentLength: string | null | undefined, limitBytes: number) => {
+  const declared = Number(contentLength)
+  return Number.isFinite(declared) && declared > limitBytes
+}
+
+/** A Web `Request`'s body as bytes within `limitBytes`, read as `readBodyLimited` reads one. */
+export const readWebRequestBody = <E>(request: Request, limitBytes: number, onError: (cause: unknown) => E) =>
+  declaredTooLarge(request.headers.get("content-length"), limitBytes)
+    ? Effect.fail(new BodyTooLarge({ limitBytes }))
+    : readWebBody(request.body, limitBytes, onError)
 
 /**
  * Reads a request body as bytes, refusing more than `limitBytes`: by its
@@ -57,12 +61,13 @@ const readWebBody = (
  */
 export const readBodyLimited = (request: HttpServerRequest.HttpServerRequest, limitBytes: number) =>
   Effect.suspend(() => {
-    const declared = Number(request.headers["content-length"])
-    if (Number.isFinite(declared) && declared > limitBytes) {
+    if (declaredTooLarge(request.headers["content-length"], limitBytes)) {
       return Effect.fail(new BodyTooLarge({ limitBytes }))
     }
     const source: unknown = request.source
-    if (typeof Request !== "undefined" && source instanceof Request) return readWebBody(request, source.body, limitBytes)
+    if (typeof Request !== "undefined" && source instanceof Request) {
+      return readWebBody(source.body, limitBytes, (cause) => new HttpServerError.RequestError({ request, reason: "Decode", cause }))
+    }
     return request.stream.pipe(
       Stream.mapAccumEffect(0, (total, chunk) =>
         total + chunk.byteLength > limitBytes
