@@ -41,8 +41,8 @@ import { childPids, processCpuMs, processCpuMsPrecise } from "./worker/process-c
  * floor Effect itself sets for start-up and per webhook.
  */
 
-const PER_ROUND = 250
-const ROUNDS = 8
+const PER_ROUND = 100
+const ROUNDS = 20
 const WARMUP = 50
 const FIRST_SAMPLES = 5
 const EVAL_SAMPLES = 7
