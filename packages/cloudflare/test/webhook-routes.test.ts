@@ -19,6 +19,14 @@ const chunked = (url: string, body: Uint8Array) =>
     duplex: "half"
   } as RequestInit)
 
+/** A Web request whose body fails while read (the client hung up). */
+const broken = (url: string) =>
+  new Request(url, {
+    method: "POST",
+    body: new ReadableStream({ start: (controller) => controller.error(new Error("connection reset")) }),
+    duplex: "half"
+  } as RequestInit)
+
 /** The same requests through a Worker: every answer and the `webhook` log lines. */
 const answersOf = async (worker: Cloudflare.HookgateWorker) => {
   const lines: Array<string> = []
@@ -35,6 +43,7 @@ const answersOf = async (worker: Cloudflare.HookgateWorker) => {
     await fetch(new Request("https://worker.example/webhooks/nobody", { method: "POST", body: "{}" }))
     await fetch(new Request("https://worker.example/webhooks/test", { method: "POST", body: "x".repeat(2048) }))
     await fetch(chunked("https://worker.example/webhooks/test", new Uint8Array(2048)))
+    await fetch(broken("https://worker.example/webhooks/test"))
     await fetch(new Request("https://worker.example/webhooks/test/", { method: "POST", body: "{}" }))
     await fetch(new Request("https://worker.example/healthz"))
   } finally {
@@ -70,7 +79,7 @@ describe("makeWorker: the webhook routes are always served", () => {
     const direct = await answersOf(harness({ logs: true, webhooks: { maxBodyBytes: 1024 } }).worker)
     const routed = await answersOf(harness({ logs: true, webhooks: { maxBodyBytes: 1024 }, tracer }).worker)
     // Under the tracer every webhook went through @effect/platform's server span.
-    expect(names.filter((name) => name === "http.server POST")).toHaveLength(8)
+    expect(names.filter((name) => name === "http.server POST")).toHaveLength(9)
     expect(direct).toEqual(routed)
     expect(direct.answers).toEqual([
       { status: 200, body: { status: "sent", orderId: "test:o1" } },
@@ -82,11 +91,13 @@ describe("makeWorker: the webhook routes are always served", () => {
       // Over the limit by Content-Length, and counted while read without one.
       { status: 413, body: { status: "too_large", limitBytes: 1024 } },
       { status: 413, body: { status: "too_large", limitBytes: 1024 } },
+      // A body that could not be read: malformed, nothing stored.
+      { status: 400, body: { status: "malformed", detail: "body could not be read: Decode" } },
       // A trailing slash: the router's answer, which ignores it.
       { status: 401, body: expect.objectContaining({ status: "unauthorized" }) },
       { status: 200, body: expect.objectContaining({ status: "ok" }) }
     ])
-    expect(direct.logged).toHaveLength(8)
+    expect(direct.logged).toHaveLength(9)
     expect(direct.logged[0]).toEqual({ provider: "test", outcome: "sent", orderKey: "test:o1", httpStatus: 200, durationMs: "number" })
   })
 })
