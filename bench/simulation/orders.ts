@@ -1,6 +1,7 @@
 import { AlertStore } from "@hookgate/core/alerts"
 import { Lease, OrderStore, receive, RetryPolicy, sweep } from "@hookgate/core"
 import { Mailer } from "@hookgate/core/mail"
+import { NodeHmac } from "@hookgate/core/node"
 import { Providers, type WebhookProvider, WebhookRequest } from "@hookgate/core/providers"
 import { layerTestRenderer, paidEvent, RecordingAlerter } from "@hookgate/core/testing"
 import { Cause, Clock, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Random } from "effect"
@@ -136,7 +137,9 @@ const runShard = (
       RecordingAlerter.layer(),
       layerTestRenderer,
       RetryPolicy.layer(),
-      Providers.layer(Effect.succeed(provider))
+      Providers.layer(Effect.succeed(provider)),
+      // As on the Node gateway: the fulfilment hash on node:crypto, synchronous as this engine needs.
+      NodeHmac.layer()
     )),
     Logger.withMinimumLogLevel(LogLevel.None),
     Effect.withRandom(Random.make(shardSeed(config.seed, shard.index)))

@@ -41,8 +41,9 @@ const gatewayLayer = (filename: string) =>
     SqliteStore.layer({ filename }),
     instantMailer,
     RecordingAlerter.layer(),
-    // As on the Node gateway: the provider's keys on node:crypto.
+    // As on the Node gateway: the provider's keys and the fulfilment hash on node:crypto.
     Providers.layer(makeTestProvider({ secret: TEST_SECRET })).pipe(Layer.provide(NodeHmac.layer())),
+    NodeHmac.layer(),
     layerTestRenderer,
     RetryPolicy.layer()
   )

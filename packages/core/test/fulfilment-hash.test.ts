@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Fulfilment } from "@hookgate/core"
+import { describeEachHmac } from "@hookgate/core/conformance"
 import { fulfilmentHash } from "../src/orders/fulfilment.js"
 import { Effect } from "effect"
 
@@ -20,5 +21,18 @@ describe("fulfilmentHash", () => {
       for (const changes of [{ email: "other@example.com" }, { product: "basic" }, { amount: 4901 }, { currency: "usd" }]) {
         expect(yield* hash(changes)).not.toBe(original)
       }
+    }))
+})
+
+// Stored with every order: an upgrade, or a gateway on another runtime, must compute the same value.
+describeEachHmac("fulfilmentHash, the value stored", (it) => {
+  it.effect("is the SHA-256 of the normalised fields, the same on every implementation", () =>
+    Effect.gen(function*() {
+      expect(yield* fulfilmentHash(new Fulfilment(base))).toBe(
+        "sha256:c840663cfab6e74fc9a1c1df8d75543d2ecc2125ea07f48de3c6aea465490506"
+      )
+      expect(yield* fulfilmentHash(new Fulfilment({ ...base, email: "ünï@exämple.com", product: null }))).toBe(
+        "sha256:efac0696029bfa401564f9d4b913d4e6fb6cf8813c7333cb23a84db448cea02c"
+      )
     }))
 })

@@ -1,6 +1,6 @@
 import { describeEachHmac, hmacImplementations } from "@hookgate/core/conformance"
 import { NodeHmac } from "@hookgate/core/node"
-import { fromHex, Hmac, hmacSha256, importHmacKey, toHex, utf8, webCryptoHmac } from "@hookgate/core/providers"
+import { fromHex, Hmac, hmacSha256, importHmacKey, sha256Digest, toHex, utf8, webCryptoHmac } from "@hookgate/core/providers"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHmac } from "node:crypto"
@@ -29,6 +29,27 @@ describe("Hmac", () => {
     }))
 })
 
+describe("sha256Digest", () => {
+  it.effect("hashes with the Hmac in context, and with Web Crypto for an implementation without a digest", () =>
+    Effect.gen(function*() {
+      const hashed: Array<string> = []
+      const recording = {
+        ...webCryptoHmac,
+        name: "recording",
+        sha256: (bytes: Uint8Array) => {
+          hashed.push(new TextDecoder().decode(bytes))
+          return Effect.succeed(new Uint8Array(32))
+        }
+      }
+      expect(toHex(yield* Effect.provideService(sha256Digest(utf8("abc")), Hmac, recording))).toBe("00".repeat(32))
+      expect(hashed).toEqual(["abc"])
+      const { sha256: _, ...withoutDigest } = webCryptoHmac
+      expect(toHex(yield* Effect.provideService(sha256Digest(utf8("abc")), Hmac, withoutDigest))).toBe(
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+      )
+    }))
+})
+
 describeEachHmac("an HMAC implementation", (it, hmac) => {
   it.effect("computes RFC 4231's HMAC-SHA256 vectors, over one part or the same bytes split", () =>
     Effect.gen(function*() {
@@ -39,6 +60,15 @@ describeEachHmac("an HMAC implementation", (it, hmac) => {
         expect(toHex(yield* hmacSha256(key, vector.data.subarray(0, 5), vector.data.subarray(5)))).toBe(vector.mac)
         if (key.signSync !== undefined) expect(toHex(key.signSync([vector.data]))).toBe(vector.mac)
       }
+    }))
+
+  it.effect("computes FIPS 180-2's SHA-256 vectors with its digest", () =>
+    Effect.gen(function*() {
+      expect(hmac.sha256).toBeDefined()
+      expect(toHex(yield* sha256Digest(utf8("abc")))).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+      expect(toHex(yield* sha256Digest(utf8("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")))).toBe(
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+      )
     }))
 
   it.effect("agrees with node:crypto's createHmac on a 2 KiB body with a prefix", () =>

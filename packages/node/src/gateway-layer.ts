@@ -115,9 +115,9 @@ export const providersLayer = (config: GatewayConfig): Layer.Layer<Providers, Co
   ).pipe(Layer.provide(NodeHmac.layer()))
 }
 
-/** The whole gateway: providers and delivery. */
+/** The whole gateway: providers and delivery, hashing on node:crypto too (the fulfilment hash). */
 export const gatewayLayer = (config: GatewayConfig, overrides: GatewayOverrides = {}) =>
-  Layer.merge(providersLayer(config), deliveryLayer(config, overrides))
+  Layer.mergeAll(providersLayer(config), deliveryLayer(config, overrides), NodeHmac.layer())
 
 /** The mailer as the operator should read it: `outbox (<folder>)` or `resend (<base URL>)`. */
 export const describeMailer = (config: GatewayConfig) =>

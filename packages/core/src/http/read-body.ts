@@ -48,11 +48,28 @@ const declaredTooLarge = (contentLength: string | null | undefined, limitBytes: 
   return Number.isFinite(declared) && declared > limitBytes
 }
 
+/**
+ * A body whose length is declared within the limit, in one `arrayBuffer()`: the
+ * HTTP layer frames such a body at its Content-Length, so it cannot run past the
+ * limit (a Request built in code could; it is refused after reading). One native
+ * call instead of a reader's loop of promises, measurably cheaper in workerd.
+ */
+const readDeclaredBody = <E>(request: Request, limitBytes: number, onError: (cause: unknown) => E) =>
+  Effect.flatMap(
+    Effect.tryPromise({ try: () => request.arrayBuffer(), catch: onError }),
+    (buffer) =>
+      buffer.byteLength > limitBytes ? Effect.fail(new BodyTooLarge({ limitBytes })) : Effect.succeed(new Uint8Array(buffer))
+  )
+
 /** A Web `Request`'s body as bytes within `limitBytes`, read as `readBodyLimited` reads one. */
-export const readWebRequestBody = <E>(request: Request, limitBytes: number, onError: (cause: unknown) => E) =>
-  declaredTooLarge(request.headers.get("content-length"), limitBytes)
+export const readWebRequestBody = <E>(request: Request, limitBytes: number, onError: (cause: unknown) => E) => {
+  const contentLength = request.headers.get("content-length")
+  return declaredTooLarge(contentLength, limitBytes)
     ? Effect.fail(new BodyTooLarge({ limitBytes }))
+    : contentLength !== null && /^\d+$/.test(contentLength) && request.body !== null
+    ? readDeclaredBody(request, limitBytes, onError)
     : readWebBody(request.body, limitBytes, onError)
+}
 
 /**
  * Reads a request body as bytes, refusing more than `limitBytes`: by its

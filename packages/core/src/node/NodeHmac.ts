@@ -1,14 +1,14 @@
-import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto"
+import { createHash, createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { Hmac, type HmacKey, type HmacService, makeHmacKey } from "../providers/hmac.js"
 
 /**
  * HMAC-SHA256 on node:crypto: `createHmac` over a `KeyObject` made once per
- * secret, compared with node:crypto's `timingSafeEqual`. Synchronous, so the
- * provider kit verifies a webhook without a promise round trip: several times
- * the Web Crypto rate on Node. Node only (Bun and Deno too, through their
- * node:crypto); a Worker keeps the Web Crypto default.
+ * secret, compared with node:crypto's `timingSafeEqual`; SHA-256 by `createHash`.
+ * Synchronous, so the provider kit verifies a webhook without a promise round
+ * trip: several times the Web Crypto rate on Node. Node only (Bun and Deno too,
+ * through their node:crypto); a Worker keeps the Web Crypto default.
  */
 
 const sign = (key: KeyObject) => (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
@@ -32,7 +32,8 @@ const importKey = (secret: Uint8Array): HmacKey => {
 /** The node:crypto implementation of `Hmac`. */
 export const service: HmacService = {
   name: "node:crypto",
-  importKey: (secret) => Effect.sync(() => importKey(secret))
+  importKey: (secret) => Effect.sync(() => importKey(secret)),
+  sha256: (bytes) => Effect.sync(() => createHash("sha256").update(bytes).digest())
 }
 
 /** The node:crypto implementation, as `make` answers every service. */

@@ -1,7 +1,7 @@
-import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { sha256Digest } from "../providers/hmac.js"
 
 /** What a paying event obliges the merchant to deliver. `orderKey` is `<provider>:<id>`. */
 export class Fulfilment extends Schema.Class<Fulfilment>("Fulfilment")({
@@ -17,15 +17,17 @@ export class Fulfilment extends Schema.Class<Fulfilment>("Fulfilment")({
  * The hash the conflict check compares. It covers the normalised fulfilment
  * (email, product, amount, currency), not the raw body: Stripe sends several
  * different events for one checkout and each must count as the same order.
- * SHA-256 from @noble/hashes: synchronous, so no Web Crypto round trip on the hot path.
+ * SHA-256 by the `Hmac` in context: Web Crypto's (native, one promise), or
+ * node:crypto's (synchronous) under `NodeHmac.layer()`. Stored with every order,
+ * so the value never depends on the implementation.
  */
 export const fulfilmentHash = (fulfilment: Fulfilment): Effect.Effect<string> =>
-  Effect.sync(() => {
+  Effect.suspend(() => {
     const normalised = JSON.stringify([
       fulfilment.email.trim().toLowerCase(),
       fulfilment.product,
       fulfilment.amount,
       fulfilment.currency.trim().toLowerCase()
     ])
-    return `sha256:${bytesToHex(sha256(utf8ToBytes(normalised)))}`
+    return Effect.map(sha256Digest(utf8ToBytes(normalised)), (digest) => `sha256:${bytesToHex(digest)}`)
   })
