@@ -36,17 +36,16 @@ export const instantMailer = Layer.succeed(Mailer, {
   send: () => Effect.succeed(new SendReceipt({ mailer: "instant", messageId: "m", acceptedAt: 0 }))
 })
 
+// As on the Node gateway: the provider's keys and the fulfilment hash on node:crypto.
 const gatewayLayer = (filename: string) =>
   Layer.mergeAll(
     SqliteStore.layer({ filename }),
     instantMailer,
     RecordingAlerter.layer(),
-    // As on the Node gateway: the provider's keys and the fulfilment hash on node:crypto.
-    Providers.layer(makeTestProvider({ secret: TEST_SECRET })).pipe(Layer.provide(NodeHmac.layer())),
-    NodeHmac.layer(),
+    Providers.layer(makeTestProvider({ secret: TEST_SECRET })),
     layerTestRenderer,
     RetryPolicy.layer()
-  )
+  ).pipe(Layer.provideMerge(NodeHmac.layer()))
 
 export const signedRequests = (prefix: string, count: number) =>
   Effect.runPromise(Effect.forEach(Array.from({ length: count }, (_, i) => i), (i) =>

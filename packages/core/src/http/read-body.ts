@@ -83,7 +83,7 @@ export const readBodyLimited = (request: HttpServerRequest.HttpServerRequest, li
     }
     const source: unknown = request.source
     if (typeof Request !== "undefined" && source instanceof Request) {
-      return readWebBody(source.body, limitBytes, (cause) => new HttpServerError.RequestError({ request, reason: "Decode", cause }))
+      return readWebRequestBody(source, limitBytes, (cause) => new HttpServerError.RequestError({ request, reason: "Decode", cause }))
     }
     return request.stream.pipe(
       Stream.mapAccumEffect(0, (total, chunk) =>

@@ -47,8 +47,7 @@ const plainlyValid = (props: OutgoingEmailProps): OutgoingEmailProps | undefined
  * Built once per webhook by the merchant's renderer, so an email that is plainly
  * valid (two non-empty trimmed addresses, string subject and text, no headers)
  * skips Schema's general validation, the costliest construction on a webhook's
- * path (about a tenth of the Worker bundle's instructions per webhook); every
- * other input is validated by the schema as before. The two give the same
+ * path; every other input is validated by the schema as before. The two give the same
  * instance or the same refusal (`test/outgoing-email.test.ts`).
  */
 export class OutgoingEmail extends Schema.Class<OutgoingEmail>("OutgoingEmail")(fields) {
