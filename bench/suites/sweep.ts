@@ -30,7 +30,7 @@ const slowMailer = Layer.succeed(Mailer, {
 const seedBacklog = Effect.gen(function*() {
   const store = yield* OrderStore
   yield* Effect.forEach(Array.from({ length: BACKLOG }, (_, i) => i), (i) =>
-    Effect.flatMap(newOrder(`b${i}`), (order) => store.put(order, { now: 0, until: 1 })), { discard: true })
+    Effect.flatMap(newOrder(`b${i}`), (order) => store.put(order, { token: crypto.randomUUID(), now: 0, until: 1 })), { discard: true })
 })
 
 export const sweepSuite: BenchSuite = {

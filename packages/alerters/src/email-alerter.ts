@@ -1,3 +1,4 @@
+import { spanWhenTraced } from "@hookgate/core"
 import { type Alert, AlertFailed, Alerter, type AlerterShape } from "@hookgate/core/alerts"
 import { alertIdempotencyKey, Mailer, type MailerError, OutgoingEmail } from "@hookgate/core/mail"
 import * as Config from "effect/Config"
@@ -54,7 +55,7 @@ export const make = (options: EmailAlerterOptions): Effect.Effect<AlerterShape, 
         )
       }).pipe(
         Effect.mapError((error) => new AlertFailed({ detail: `email to the owner failed: ${error.message}` })),
-        Effect.withSpan("hookgate.alerter.email", { attributes: { kind: alert.kind } })
+        spanWhenTraced("alerter.email", { kind: alert.kind })
       )
     return { alert }
   })

@@ -1,3 +1,4 @@
+import { spanWhenTraced } from "@hookgate/core"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -81,7 +82,7 @@ export const make = (options: WebhookAlerterOptions): Effect.Effect<AlerterShape
     const alert = (alert: Alert) =>
       retrying(post(alert), options, (error) => error.retryable).pipe(
         Effect.mapError((error) => new AlertFailed({ detail: scrub(error.detail) })),
-        Effect.withSpan("hookgate.alerter.webhook", { attributes: { kind: alert.kind } })
+        spanWhenTraced("alerter.webhook", { kind: alert.kind })
       )
     return { alert }
   })

@@ -1,5 +1,5 @@
-import { AlertFailed, alertAttemptRecord, type AlerterShape, alertRetryPolicy, type AlertStoreShape } from "@hookgate/core/alerts"
-import * as Clock from "effect/Clock"
+import { EpochMillis, RetryPolicy, spanWhenTraced } from "@hookgate/core"
+import { AlertFailed, alertAttemptRecord, type AlerterShape, type AlertStoreShape } from "@hookgate/core/alerts"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Background } from "./background.js"
@@ -23,16 +23,16 @@ export const deferredAlerter = (inner: AlerterShape, store: AlertStoreShape): Al
   alert: (alert) =>
     Effect.flatMap(Effect.serviceOption(Background), (background) => {
       if (Option.isNone(background)) return inner.alert(alert)
-      const deliverAndRecord = Effect.all([alertRetryPolicy, Effect.either(inner.alert(alert))]).pipe(
+      const deliverAndRecord = Effect.all([RetryPolicy, Effect.either(inner.alert(alert))]).pipe(
         Effect.flatMap(([policy, result]) =>
-          Effect.flatMap(Clock.currentTimeMillis, (at) =>
+          Effect.flatMap(EpochMillis.now, (at) =>
             Effect.flatMap(
               alertAttemptRecord(policy, alert, result._tag === "Left" ? result.left.detail : null, at),
               (record) => store.recordAttempt(alert.id, record)
             ))
         ),
         Effect.catchAll((error) => Effect.logError("could not record a deferred alert's delivery", error)),
-        Effect.withSpan("hookgate.alert.deferred", { attributes: { kind: alert.kind } })
+        spanWhenTraced("alert.deferred", { kind: alert.kind })
       )
       return Effect.zipRight(
         background.value.defer(deliverAndRecord),

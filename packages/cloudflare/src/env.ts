@@ -1,7 +1,6 @@
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import { MissingBinding } from "./errors.js"
 
 /** The Worker's `env`: bindings (D1, send_email, …), vars and secrets. */
@@ -31,7 +30,3 @@ export const configProviderFromEnv = (env: Readonly<Record<string, unknown>>): C
   ConfigProvider.fromMap(
     new Map(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === "string"))
   )
-
-/** `WorkerEnv` and the config provider over it, for the layers built from `env`. */
-export const layerEnv = (env: Readonly<Record<string, unknown>>): Layer.Layer<WorkerEnv> =>
-  Layer.merge(Layer.succeed(WorkerEnv, env), Layer.setConfigProvider(configProviderFromEnv(env)))

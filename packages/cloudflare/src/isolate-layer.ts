@@ -11,7 +11,7 @@ import { deferredAlerter } from "./deferred-alerter.js"
 import { configProviderFromEnv, WorkerEnv } from "./env.js"
 
 type Env = Readonly<Record<string, unknown>>
-type Needs = Mailer | RetryPolicy | Alerter | AlertStore
+type Needs = Mailer | Alerter | AlertStore
 
 /**
  * The runtime's layer for one `env`, built as ONE layer step around the user's

@@ -1,3 +1,4 @@
+import { spanWhenTraced } from "@hookgate/core"
 import { CampaignQueue, Campaigns } from "@hookgate/core/campaigns"
 import { Decision, delaySeconds, type Delivery, QueueUnavailable } from "@hookgate/core/queue"
 import * as Duration from "effect/Duration"
@@ -39,7 +40,7 @@ export const consumeBatch = <R>(batch: WorkerMessageBatch, consumer: QueueConsum
         Effect.annotateLogs({ queue: batch.queue, messageId: message.id, attempts: message.attempts })
       ),
     { concurrency: options.concurrency ?? 4, discard: true }
-  ).pipe(Effect.withSpan("hookgate.queue.batch", { attributes: { queue: batch.queue, messages: batch.messages.length } }))
+  ).pipe(spanWhenTraced("queue.batch", { queue: batch.queue, messages: batch.messages.length }))
 
 /** The consumer of campaign batch messages: `Campaigns` from the Worker's layer. */
 export const campaignBatches: QueueConsumer<Campaigns> = (delivery) => Effect.flatMap(Campaigns, (campaigns) => campaigns.handle(delivery))

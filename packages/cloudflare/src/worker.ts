@@ -6,7 +6,7 @@ import {
   type Lease,
   type OrderStore,
   type Renderer,
-  type RetryPolicy,
+  runtimeTracingEnabled,
   sweep,
   type SweepOptions
 } from "@hookgate/core"
@@ -29,7 +29,7 @@ import { consumeBatch, type QueueConsumer } from "./queue.js"
 import type { WorkerExecutionContext, WorkerMessageBatch, WorkerScheduledController } from "./runtime-types.js"
 
 /** What the pipeline needs: the user's layer provides all of it. */
-export type WorkerServices = Providers | OrderStore | Lease | AlertStore | Mailer | Alerter | Renderer | RetryPolicy
+export type WorkerServices = Providers | OrderStore | Lease | AlertStore | Mailer | Alerter | Renderer
 
 /** Options of `makeWorker`. */
 export interface MakeWorkerOptions<E, R = never> {
@@ -76,9 +76,6 @@ export interface HookgateWorker {
   readonly queue: (batch: WorkerMessageBatch, env: WorkerEnvInput, ctx: WorkerExecutionContext) => Promise<void>
 }
 
-// The tracer every runtime starts with: it records nothing.
-const builtInTracer = Runtime.runSync(Runtime.defaultRuntime)(Effect.tracer)
-
 /**
  * How one runtime serves HTTP. Without a tracer of the layer's own, the
  * `http.server` span of @effect/platform would go nowhere, yet it parses the URL
@@ -90,7 +87,7 @@ const builtInTracer = Runtime.runSync(Runtime.defaultRuntime)(Effect.tracer)
  * goes through the router.
  */
 const serving = <R>(runtime: Runtime.Runtime<R>, app: HttpRouter.HttpRouter<unknown, R>) => {
-  const tracing = Runtime.runSync(runtime)(Effect.tracer) !== builtInTracer
+  const tracing = runtimeTracingEnabled(runtime)
   return {
     handler: HttpApp.toWebHandlerRuntime(
       tracing ? runtime : Runtime.setFiberRef(runtime, HttpMiddleware.currentTracerDisabledWhen, constTrue)

@@ -129,7 +129,7 @@ describe("makeWorker: scheduled", () => {
     const now = Date.now()
     // A sender stored and leased the order ten minutes ago, then died.
     await Effect.runPromise(Effect.flatMap(newOrder("crashed"), (order) =>
-      store.put(order, { now: now - 600_000, until: now - 300_000 })))
+      store.put(order, { token: crypto.randomUUID(), now: now - 600_000, until: now - 300_000 })))
     await worker.scheduled({ cron: "*/10 * * * *", scheduledTime: now }, env, ctx)
     const order = await Effect.runPromise(Effect.flatMap(store.get("test:crashed"), Effect.orDie))
     expect(order).toMatchObject({ status: "sent", uncertain: true })
@@ -144,7 +144,7 @@ describe("makeWorker: scheduled", () => {
     const { ctx } = executionContext()
     const now = Date.now()
     await Effect.runPromise(Effect.flatMap(newOrder("crashed"), (order) =>
-      store.put(order, { now: now - 600_000, until: now - 300_000 })))
+      store.put(order, { token: crypto.randomUUID(), now: now - 600_000, until: now - 300_000 })))
     const lines: Array<string> = []
     const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)))
     try {

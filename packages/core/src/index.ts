@@ -7,12 +7,16 @@
  * `/providers`, `/queue`, `/campaigns`, `/http`, `/testing`, `/conformance`.
  */
 export { EventReceipt, newLeasedOrder, NewOrder, Order, OrderStatus, ReceiptOutcome, type StoreStats } from "./orders/order.js"
-export { Fulfilment } from "./orders/fulfilment.js"
+export { Fulfilment, fulfilmentHash } from "./kernel/fulfilment.js"
+export { StoreUnavailable } from "./kernel/store-errors.js"
+export { leaseTerms, leaseTermsFrom, type LeaseTerms } from "./kernel/lease-protocol.js"
+export { Digest, type DigestService, webCryptoDigest } from "./kernel/digest.js"
 export * from "./orders/errors.js"
 export * from "./orders/order-store.js"
 export * from "./orders/lease.js"
 export * from "./orders/renderer.js"
 export {
+  DEFAULTS as RETRY_DEFAULTS,
   LEASE_MARGIN,
   RetryPolicy,
   RetryPolicyConfig,
@@ -21,18 +25,19 @@ export {
   retryPolicyConfigError,
   retryPolicyProblems,
   type RetryPolicyShape
-} from "./orders/retry-policy.js"
+} from "./kernel/retry-policy.js"
 export { Outcome } from "./orders/outcome.js"
 export { receive } from "./orders/receive.js"
 export { deliver } from "./orders/deliver.js"
 export { runSweeper, sweep, type SweepOptions, SweepReport } from "./orders/sweep.js"
 export { Metrics } from "./observability/metrics.js"
 export { consoleJsonLogger, jsonLogger } from "./observability/json-logger.js"
-/** Whole epoch milliseconds for every time a store keeps: the wrappers each store puts around its services. */
-export * as EpochMillis from "./storage/epoch-millis.js"
+/** Whole epoch milliseconds, made where every stored time is produced: `now`, `after`. */
+export * as EpochMillis from "./kernel/epoch-millis.js"
 /**
  * A span `hookgate.<name>` around an effect when a tracer exports it (e.g.
  * `@effect/opentelemetry`'s), and nothing under Effect's built-in tracer, which
- * exports nowhere: what the pipeline's own spans do, for plugins (mailers) to use.
+ * exports nowhere: what the pipeline's own spans do, for plugins (mailers,
+ * stores, alerters) to use; `tracingEnabled` is the one decision behind it.
  */
-export { step as spanWhenTraced } from "./internal/spans.js"
+export { runtimeTracingEnabled, step as spanWhenTraced, tracingEnabled } from "./kernel/spans.js"

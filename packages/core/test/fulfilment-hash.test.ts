@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Fulfilment } from "@hookgate/core"
 import { describeEachHmac } from "@hookgate/core/conformance"
-import { fulfilmentHash } from "../src/orders/fulfilment.js"
+import { fulfilmentHash } from "../src/kernel/fulfilment.js"
 import { Effect } from "effect"
 
 const base = { orderKey: "stripe:cs_1", email: "Buyer@Example.com", product: "pro", amount: 4900, currency: "EUR", metadata: {} }

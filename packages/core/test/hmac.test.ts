@@ -1,6 +1,7 @@
 import { describeEachHmac, hmacImplementations } from "@hookgate/core/conformance"
 import { NodeHmac } from "@hookgate/core/node"
-import { fromHex, Hmac, hmacSha256, importHmacKey, sha256Digest, toHex, utf8, webCryptoHmac } from "@hookgate/core/providers"
+import { Digest, Fulfilment, fulfilmentHash } from "@hookgate/core"
+import { fromHex, Hmac, hmacSha256, importHmacKey, toHex, utf8, webCryptoHmac } from "@hookgate/core/providers"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHmac } from "node:crypto"
@@ -29,25 +30,35 @@ describe("Hmac", () => {
     }))
 })
 
-describe("sha256Digest", () => {
-  it.effect("hashes with the Hmac in context, and with Web Crypto for an implementation without a digest", () =>
+describe("Digest", () => {
+  it.effect("is Web Crypto unless a layer selects another; NodeHmac.layer() selects node:crypto for it too", () =>
+    Effect.gen(function*() {
+      expect((yield* Digest).name).toBe("web-crypto")
+      expect((yield* Effect.provide(Digest, NodeHmac.layer())).name).toBe("node:crypto")
+    }))
+
+  it.effect("hashes with the Digest in context", () =>
     Effect.gen(function*() {
       const hashed: Array<string> = []
       const recording = {
-        ...webCryptoHmac,
         name: "recording",
         sha256: (bytes: Uint8Array) => {
           hashed.push(new TextDecoder().decode(bytes))
           return Effect.succeed(new Uint8Array(32))
         }
       }
-      expect(toHex(yield* Effect.provideService(sha256Digest(utf8("abc")), Hmac, recording))).toBe("00".repeat(32))
-      expect(hashed).toEqual(["abc"])
-      const { sha256: _, ...withoutDigest } = webCryptoHmac
-      expect(toHex(yield* Effect.provideService(sha256Digest(utf8("abc")), Hmac, withoutDigest))).toBe(
-        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-      )
+      expect(yield* Effect.provideService(fulfilmentHash(fixtureFulfilment), Digest, recording)).toBe(`sha256:${"00".repeat(32)}`)
+      expect(hashed).toEqual([JSON.stringify(["buyer@example.com", "licence", 1000, "eur"])])
     }))
+})
+
+const fixtureFulfilment = new Fulfilment({
+  orderKey: "test:1",
+  email: "Buyer@Example.com",
+  product: "licence",
+  amount: 1000,
+  currency: "EUR",
+  metadata: {}
 })
 
 describeEachHmac("an HMAC implementation", (it, hmac) => {
@@ -62,11 +73,12 @@ describeEachHmac("an HMAC implementation", (it, hmac) => {
       }
     }))
 
-  it.effect("computes FIPS 180-2's SHA-256 vectors with its digest", () =>
+  it.effect("computes FIPS 180-2's SHA-256 vectors with the digest of its runtime", () =>
     Effect.gen(function*() {
-      expect(hmac.sha256).toBeDefined()
-      expect(toHex(yield* sha256Digest(utf8("abc")))).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-      expect(toHex(yield* sha256Digest(utf8("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")))).toBe(
+      const digest = yield* Digest
+      expect(digest.name).toBe(hmac.name)
+      expect(toHex(yield* digest.sha256(utf8("abc")))).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+      expect(toHex(yield* digest.sha256(utf8("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")))).toBe(
         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
       )
     }))

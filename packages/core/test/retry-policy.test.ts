@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { backoffDelay, makeRetryPolicy } from "../src/orders/retry-policy.js"
+import { backoffDelay, makeRetryPolicy } from "../src/kernel/retry-policy.js"
 import { Duration, Effect, Schedule } from "effect"
 
 describe("RetryPolicy", () => {

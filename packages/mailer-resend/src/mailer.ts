@@ -1,3 +1,4 @@
+import { spanWhenTraced } from "@hookgate/core"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -123,7 +124,7 @@ export const make = (options: ResendOptions): Effect.Effect<MailerShape, never, 
     const send = (email: OutgoingEmail, { idempotencyKey }: { readonly idempotencyKey: string }) =>
       post("/emails", toResendEmail(email), idempotencyKey, SendResponse).pipe(
         Effect.flatMap(({ id }) => receipt(id)),
-        Effect.withSpan("hookgate.resend.send")
+        spanWhenTraced("resend.send")
       )
 
     const sendBatch = (emails: ReadonlyArray<OutgoingEmail>, { idempotencyKey }: { readonly idempotencyKey: string }) => {
@@ -145,7 +146,7 @@ export const make = (options: ResendOptions): Effect.Effect<MailerShape, never, 
               new Unknown({ mailer: name, detail: `batch of ${emails.length} answered with ${data.length} ids` })
             )
         ),
-        Effect.withSpan("hookgate.resend.send_batch", { attributes: { size: emails.length } })
+        spanWhenTraced("resend.send_batch", { size: emails.length })
       )
     }
 

@@ -1,3 +1,4 @@
+import { spanWhenTraced } from "@hookgate/core"
 import * as Effect from "effect/Effect"
 import type { D1Database } from "./database.js"
 import { D1MigrationError } from "./errors.js"
@@ -54,4 +55,4 @@ export const applyMigrations = (db: D1Database, options: ApplyMigrationsOptions 
       done.push(migration.name)
     }
     return done as ReadonlyArray<string>
-  }).pipe(Effect.withSpan("hookgate.d1.migrate"))
+  }).pipe(spanWhenTraced("d1.migrate"))

@@ -1,3 +1,4 @@
+import { spanWhenTraced } from "@hookgate/core"
 import { SqlError } from "@effect/sql/SqlError"
 import { D1Client } from "@effect/sql-d1/D1Client"
 import { SqlStore } from "@hookgate/store-sql"
@@ -34,7 +35,7 @@ export const batchAtomic = (client: D1Client): Context.Tag.Service<SqlStore.SqlA
           })
         ),
         Effect.map((results) => results.map((result) => result.results ?? [])),
-        Effect.withSpan("hookgate.d1.batch", { attributes: { statements: statements.length } })
+        spanWhenTraced("d1.batch", { statements: statements.length })
       )
   }
 }

@@ -1,16 +1,11 @@
+import { tracingEnabled } from "@hookgate/core"
 import { SqlError } from "@effect/sql/SqlError"
 import { SqlStore } from "@hookgate/store-sql"
 import * as Effect from "effect/Effect"
-import type * as Fiber from "effect/Fiber"
-import * as FiberRef from "effect/FiberRef"
 import type { D1Database } from "./database.js"
 
 type D1Statement = ReturnType<D1Database["prepare"]>
 
-// The tracer every runtime starts with: it exports nowhere, so no span is wanted under it.
-const builtInTracer = Effect.runSync(Effect.tracer)
-const tracing = (fiber: Fiber.RuntimeFiber<unknown, unknown>) =>
-  fiber.currentTracer !== builtInTracer && fiber.getFiberRef(FiberRef.currentTracerEnabled)
 
 /**
  * store-sql's compiled statements run on the D1 binding itself: prepared once per
@@ -26,7 +21,7 @@ export const make = (db: D1Database): SqlStore.DirectStatementsShape => {
   return {
     run: (sql, params, viaClient) =>
       Effect.withFiberRuntime((fiber) => {
-        if (tracing(fiber)) return viaClient()
+        if (tracingEnabled(fiber)) return viaClient()
         let statement = prepared.get(sql)
         if (statement === undefined) {
           try {

@@ -50,7 +50,7 @@ describe("PgStore", () => {
       yield* Effect.gen(function*() {
         const store = yield* OrderStore
         const lease = yield* Lease
-        yield* store.put(yield* newOrder("slow"), { now: T0, until: T0 + 1_000 })
+        yield* store.put(yield* newOrder("slow"), { token: crypto.randomUUID(), now: T0, until: T0 + 1_000 })
         // Another connection holds the order's row lock, so the lease UPDATE waits on it.
         const blocker = yield* Effect.acquireRelease(
           Effect.promise(async () => {
@@ -63,7 +63,7 @@ describe("PgStore", () => {
           (client) => Effect.promise(() => client.query("ROLLBACK").then(() => client.end()))
         )
         const started = Date.now()
-        const error = yield* Effect.flip(lease.acquire("test:slow", { now: T0 + 5_000, until: T0 + 10_000, maxAttempts: 8, dueOnly: false }))
+        const error = yield* Effect.flip(lease.acquire("test:slow", { token: crypto.randomUUID(), now: T0 + 5_000, until: T0 + 10_000, maxAttempts: 8, dueOnly: false }))
         expect(error._tag).toBe("StoreUnavailable")
         // StoreUnavailable ← SqlError ← Postgres's "canceling statement due to statement timeout" (57014).
         expect(error.cause).toMatchObject({ _tag: "SqlError", cause: { code: "57014" } })

@@ -43,7 +43,8 @@ export const OrderRow = Schema.Struct({
 
 type OrderRowType = typeof OrderRow.Type
 
-// The fast reading of a row the store wrote itself: each field checked for the
+// The fast reading of a row the store wrote itself (exported for its property test
+// against the codec, test/rows.test.ts): each field checked for the
 // type the codec would accept and converted as it would, without building the
 // codec's parse tree; `undefined` at the first surprise, which then goes through
 // the codec for its error.
@@ -63,7 +64,7 @@ const metadataOf = (value: unknown): Record<string, string> | undefined => {
     return undefined
   }
 }
-const readTrusted = (row: unknown): OrderRowType | undefined => {
+export const readTrusted = (row: unknown): OrderRowType | undefined => {
   if (typeof row !== "object" || row === null) return undefined
   const r = row as Record<string, unknown>
   const ints = {

@@ -14,9 +14,8 @@ import { unavailable } from "./unavailable.js"
 export const makeSqlMessageLedger = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const ledger: MessageLedgerShape = {
-    acquire: (key, { now, until }) =>
+    acquire: (key, { now, token, until }) =>
       Effect.gen(function*() {
-        const token = crypto.randomUUID()
         const leased = yield* sql<{ attempts: number | string }>`INSERT INTO hookgate_messages
   (message_key, status, lease_token, lease_expires_at, attempts, runs, duplicates, created_at, updated_at)
 VALUES (${key}, 'pending', ${token}, ${until}, 0, 1, 0, ${now}, ${now})

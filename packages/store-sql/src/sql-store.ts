@@ -1,6 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import {
-  EpochMillis,
   Lease,
   type LeaseShape,
   type NewOrder,
@@ -140,9 +139,8 @@ RETURNING order_key`)
   const releaseKeepingUncertain = releaseStatement(false)
 
   const store: OrderStoreShape = {
-    put: (order, { now, until }) =>
+    put: (order, { now, token, until }) =>
       Effect.gen(function*() {
-        const token = crypto.randomUUID()
         const inserted = yield* insertLeased(order, token, now, until)
         if (inserted[0] !== undefined) {
           return { _tag: "Stored" as const, leased: { token, order: newLeasedOrder(order, { token, now, until }) } }
@@ -243,8 +241,7 @@ WHERE order_key = ${key} AND status IN ('capped', 'failed') RETURNING *`.pipe(
   }
 
   const lease: LeaseShape = {
-    acquire: (key, { dueOnly, maxAttempts, now, until }) => {
-      const token = crypto.randomUUID()
+    acquire: (key, { dueOnly, maxAttempts, now, token, until }) => {
       return (dueOnly ? acquireDue : acquireAny).run({ key, token, until, now, maxAttempts }).pipe(
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => ({ token, order: decodeOrder(row) }))),
         unavailable("acquire")
@@ -296,13 +293,14 @@ export const layerSqlStore: Layer.Layer<SqlStoreServices, never, SqlClient.SqlCl
   .effectContext(
     Effect.gen(function*() {
       const { lease, store } = yield* makeSqlStore
-      // Every time is bound as a whole epoch millisecond (BIGINT on Postgres, INTEGER on SQLite and D1).
-      return Context.make(OrderStore, EpochMillis.orderStore(store)).pipe(
-        Context.add(Lease, EpochMillis.lease(lease)),
-        Context.add(AlertStore, EpochMillis.alertStore(yield* makeSqlAlertStore)),
-        Context.add(MessageLedger, EpochMillis.messageLedger(yield* makeSqlMessageLedger)),
-        Context.add(DeadLetterStore, EpochMillis.deadLetters(yield* makeSqlDeadLetters)),
-        Context.add(CampaignStore, EpochMillis.campaignStore(yield* makeSqlCampaignStore))
+      // Times arrive whole (core's EpochMillis makes them so where they are produced):
+      // BIGINT on Postgres, INTEGER on SQLite and D1.
+      return Context.make(OrderStore, store).pipe(
+        Context.add(Lease, lease),
+        Context.add(AlertStore, yield* makeSqlAlertStore),
+        Context.add(MessageLedger, yield* makeSqlMessageLedger),
+        Context.add(DeadLetterStore, yield* makeSqlDeadLetters),
+        Context.add(CampaignStore, yield* makeSqlCampaignStore)
       )
     })
   )

@@ -1,9 +1,10 @@
+import { tracingEnabled } from "@hookgate/core"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type * as Connection from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import type { SqlStore } from "@hookgate/store-sql"
 import Sqlite from "better-sqlite3"
-import { Context, Effect, type Fiber, FiberRef, Scope, Stream } from "effect"
+import { Context, Effect, Scope, Stream } from "effect"
 
 /**
  * The store's one better-sqlite3 connection: WAL, prepared statements kept by
@@ -24,10 +25,6 @@ export const isBusyCause = (cause: unknown): boolean => {
   return typeof code === "string" && code.startsWith("SQLITE_BUSY")
 }
 
-// The tracer every runtime starts with: it exports nowhere, so no span is wanted under it.
-const builtInTracer = Effect.runSync(Effect.tracer)
-const tracing = (fiber: Fiber.RuntimeFiber<unknown, unknown>) =>
-  fiber.currentTracer !== builtInTracer && fiber.getFiberRef(FiberRef.currentTracerEnabled)
 
 export interface SqliteConnection {
   readonly connection: Connection.Connection
@@ -151,7 +148,7 @@ export const makeSqliteConnection = (filename: string, busyTimeoutMs: number) =>
     const direct: SqlStore.DirectStatementsShape = {
       run: (sql, params, viaClient) =>
         Effect.withFiberRuntime((fiber) => {
-          if (held > 0 || tracing(fiber)) return viaClient()
+          if (held > 0 || tracingEnabled(fiber)) return viaClient()
           let statement: Sqlite.Statement
           try {
             statement = prepare(sql)

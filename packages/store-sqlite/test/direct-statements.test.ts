@@ -1,9 +1,10 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
-import { OrderStore } from "@hookgate/core"
+import { Lease, OrderStore } from "@hookgate/core"
+import { SendReceipt } from "@hookgate/core/mail"
 import { newOrder } from "@hookgate/core/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
-import { Deferred, Effect, Exit, Fiber, Layer, Option, Tracer } from "effect"
+import { Deferred, Effect, Exit, FastCheck as fc, Fiber, Layer, Option, Tracer } from "effect"
 
 // The store's compiled statements run on the driver directly only while nobody
 // holds the connection: never inside another fiber's open transaction.
@@ -27,7 +28,7 @@ describe("compiled statements on SQLite", () => {
       yield* Deferred.await(inside)
 
       const order = yield* newOrder("o1")
-      const put = yield* Effect.fork(orders.put(order, { now: 1, until: 2 }))
+      const put = yield* Effect.fork(orders.put(order, { token: crypto.randomUUID(), now: 1, until: 2 }))
       yield* Effect.sleep("50 millis")
       expect(Option.isNone(yield* Fiber.poll(put)), "the insert waited for the transaction").toBe(true)
 
@@ -53,8 +54,101 @@ describe("compiled statements on SQLite", () => {
       yield* Effect.gen(function*() {
         const orders = yield* OrderStore
         const before = names.length
-        expect((yield* orders.put(yield* newOrder("o2"), { now: 1, until: 2 }))._tag).toBe("Stored")
+        expect((yield* orders.put(yield* newOrder("o2"), { token: crypto.randomUUID(), now: 1, until: 2 }))._tag).toBe("Stored")
         expect(names.slice(before)).toEqual(["sql.execute"])
       }).pipe(Effect.provide(Layer.merge(store(), tracer)))
     }))
+})
+
+// The direct path against the general one: the same operations on two fresh stores, one
+// running the compiled statements on the driver, one through @effect/sql's client (a
+// tracer installed forces it), answer the same at every step and leave the same rows.
+type Op =
+  | { readonly op: "put"; readonly id: string }
+  | { readonly op: "acquire"; readonly id: string; readonly dueOnly: boolean }
+  | { readonly op: "complete"; readonly id: string; readonly honours: boolean }
+  | { readonly op: "release"; readonly id: string; readonly status: "pending" | "failed" | "capped"; readonly uncertain: boolean }
+  | { readonly op: "due" }
+  | { readonly op: "tick"; readonly by: number }
+
+const ids = fc.constantFrom("a", "b", "c")
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ op: fc.constant("put" as const), id: ids }),
+  fc.record({ op: fc.constant("acquire" as const), id: ids, dueOnly: fc.boolean() }),
+  fc.record({ op: fc.constant("complete" as const), id: ids, honours: fc.boolean() }),
+  fc.record({ op: fc.constant("release" as const), id: ids, status: fc.constantFrom("pending" as const, "failed" as const, "capped" as const), uncertain: fc.boolean() }),
+  fc.constant({ op: "due" as const }),
+  fc.record({ op: fc.constant("tick" as const), by: fc.constantFrom(1, 1_000, 60_000) })
+)
+
+const clientOnly = Layer.unwrapEffect(Effect.map(Effect.tracer, (base) => Layer.setTracer(Tracer.make({ span: base.span, context: base.context }))))
+
+/** Runs `ops` on a fresh store, with deterministic tokens (`t<step>`), answering every step's result and the final rows. */
+const runOps = (ops: ReadonlyArray<Op>, viaClient: boolean) =>
+  Effect.gen(function*() {
+    const orders = yield* OrderStore
+    const lease = yield* Lease
+    const sql = yield* SqlClient.SqlClient
+    const tokens = new Map<string, string>()
+    let now = 1_000
+    const answers: Array<unknown> = []
+    for (const [i, op] of ops.entries()) {
+      const token = `t${i}`
+      switch (op.op) {
+        case "put": {
+          const put = yield* orders.put(yield* newOrder(op.id), { token, now, until: now + 30_000 })
+          if (put._tag === "Stored") tokens.set(op.id, token)
+          answers.push(put)
+          break
+        }
+        case "acquire": {
+          const leased = yield* lease.acquire(`test:${op.id}`, { token, now, until: now + 30_000, maxAttempts: 3, dueOnly: op.dueOnly })
+          if (Option.isSome(leased)) tokens.set(op.id, token)
+          answers.push(leased)
+          break
+        }
+        case "complete":
+          answers.push(
+            yield* lease.complete(`test:${op.id}`, tokens.get(op.id) ?? "none", new SendReceipt({ mailer: "m", messageId: `m${i}`, acceptedAt: now }), {
+              now,
+              mailerHonoursKeys: op.honours
+            })
+          )
+          break
+        case "release":
+          answers.push(
+            yield* lease.release(`test:${op.id}`, tokens.get(op.id) ?? "none", {
+              now,
+              error: `e${i}`,
+              attempts: i % 3,
+              status: op.status,
+              nextAttemptAt: now + 10,
+              uncertain: op.uncertain,
+              alert: Option.none()
+            })
+          )
+          break
+        case "due":
+          answers.push(yield* orders.due(now, { limit: 10, maxAttempts: 3 }))
+          break
+        case "tick":
+          now += op.by
+          break
+      }
+    }
+    const rows = yield* sql`SELECT * FROM hookgate_orders ORDER BY order_key`
+    return { answers, rows }
+  }).pipe(Effect.provide(viaClient ? Layer.merge(store(), clientOnly) : store()))
+
+describe("compiled statements on the driver against the client (property)", () => {
+  it("answer the same and leave the same rows for any sequence of store operations", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 12 }), async (ops) => {
+        const direct = await Effect.runPromise(runOps(ops, false))
+        const client = await Effect.runPromise(runOps(ops, true))
+        expect(direct).toEqual(client)
+      }),
+      { numRuns: 150, seed: 20261202 }
+    )
+  })
 })

@@ -1,14 +1,7 @@
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { backoffDelay, makeRetryPolicy, RetryPolicy, type RetryPolicyShape } from "../orders/retry-policy.js"
+import * as EpochMillis from "../kernel/epoch-millis.js"
+import { backoffDelay, type RetryPolicyShape } from "../kernel/retry-policy.js"
 import type { Alert } from "./alert.js"
-
-/** The `RetryPolicy` in context, or the defaults (alerts are raised where none is provided too). */
-export const alertRetryPolicy: Effect.Effect<RetryPolicyShape> = Effect.map(
-  Effect.serviceOption(RetryPolicy),
-  Option.getOrElse(() => makeRetryPolicy())
-)
 
 /** What `AlertStore.recordAttempt` records after one attempt. */
 export interface AlertAttemptRecord {
@@ -30,9 +23,8 @@ export const alertAttemptRecord = (
   at: number
 ): Effect.Effect<AlertAttemptRecord> => {
   const attempts = alert.attempts + 1
-  // Whole milliseconds: a jittered delay (or a test clock) is fractional, the column an integer.
   if (error === null || attempts >= policy.maxAttempts) return Effect.succeed({ at, error, attempts, nextAttemptAt: null })
-  return Effect.map(backoffDelay(policy, attempts), (delay) => ({ at, error, attempts, nextAttemptAt: Math.ceil(at + Duration.toMillis(delay)) }))
+  return Effect.map(backoffDelay(policy, attempts), (delay) => ({ at, error, attempts, nextAttemptAt: EpochMillis.after(at, delay) }))
 }
 
 /**

@@ -1,6 +1,6 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
-import type { StoreUnavailable } from "../orders/errors.js"
+import type { StoreUnavailable } from "../kernel/store-errors.js"
 import type { Alert } from "./alert.js"
 
 /** The alert ledger: every alert is stored once (by id) before it is attempted. */

@@ -1,5 +1,4 @@
 import * as Data from "effect/Data"
-import { fieldsMessage } from "../internal/fields-message.js"
 
 /** The alerter could not tell the owner; recorded on the stored alert. */
 export class AlertFailed extends Data.TaggedError("AlertFailed")<{
@@ -12,6 +11,6 @@ export class AlertFailed extends Data.TaggedError("AlertFailed")<{
   }
 
   override get message() {
-    return fieldsMessage(this, ["detail", "deferred"])
+    return this.deferred ? `the alert's delivery was deferred: ${this.detail}` : `the alert could not be delivered: ${this.detail}`
   }
 }

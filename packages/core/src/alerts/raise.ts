@@ -1,11 +1,12 @@
-import * as Clock from "effect/Clock"
+import * as EpochMillis from "../kernel/epoch-millis.js"
 import * as Effect from "effect/Effect"
 import { Alert, type AlertKind } from "./alert.js"
 import { Metrics } from "../observability/metrics.js"
-import { step } from "../internal/spans.js"
+import { step } from "../kernel/spans.js"
 import { Alerter } from "./alerter.js"
 import { AlertStore } from "./alert-store.js"
-import { alertAttemptRecord, alertRetryPolicy, deferredAttemptRecord } from "./alert-retry.js"
+import { RetryPolicy } from "../kernel/retry-policy.js"
+import { alertAttemptRecord, deferredAttemptRecord } from "./alert-retry.js"
 
 /** A new alert, created at `now`, not yet attempted. */
 export const makeAlert = (
@@ -23,10 +24,10 @@ export const attemptAlert = (alert: Alert) =>
   Effect.gen(function*() {
     const alerter = yield* Alerter
     const store = yield* AlertStore
-    const policy = yield* alertRetryPolicy
+    const policy = yield* RetryPolicy
     yield* Metrics.alert(alert.kind)
     const result = yield* Effect.either(alerter.alert(alert))
-    const at = yield* Clock.currentTimeMillis
+    const at = yield* EpochMillis.now
     const record = result._tag === "Right"
       ? yield* alertAttemptRecord(policy, alert, null, at)
       : result.left.deferred

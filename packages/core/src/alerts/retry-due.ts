@@ -1,8 +1,7 @@
-import * as Clock from "effect/Clock"
-import * as Duration from "effect/Duration"
+import * as EpochMillis from "../kernel/epoch-millis.js"
 import * as Effect from "effect/Effect"
-import { step } from "../internal/spans.js"
-import { alertRetryPolicy } from "./alert-retry.js"
+import { RetryPolicy } from "../kernel/retry-policy.js"
+import { step } from "../kernel/spans.js"
 import { AlertStore } from "./alert-store.js"
 import { attemptAlert } from "./raise.js"
 
@@ -22,9 +21,9 @@ export interface AlertRetryReport {
 export const retryDueAlerts = (options: { readonly limit?: number } = {}) =>
   Effect.gen(function*() {
     const store = yield* AlertStore
-    const policy = yield* alertRetryPolicy
-    const now = yield* Clock.currentTimeMillis
-    const claimed = yield* store.claimDue(now, { limit: options.limit ?? 100, until: Math.ceil(now + Duration.toMillis(policy.leaseFor)) })
+    const policy = yield* RetryPolicy
+    const now = yield* EpochMillis.now
+    const claimed = yield* store.claimDue(now, { limit: options.limit ?? 100, until: EpochMillis.after(now, policy.leaseFor) })
     const delivered = yield* Effect.forEach(claimed, attemptAlert, { concurrency: 4 })
     return { attempted: claimed.length, delivered: delivered.filter(Boolean).length } satisfies AlertRetryReport
   }).pipe(step("alerts.retry"))

@@ -2,7 +2,7 @@ import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { CampaignState, CampaignTemplate, Recipient } from "./campaign.js"
-import type { StoreUnavailable } from "../orders/errors.js"
+import type { StoreUnavailable } from "../kernel/store-errors.js"
 
 /** A campaign's own row (its recipients are ledger rows of their own). */
 export interface CampaignRow {

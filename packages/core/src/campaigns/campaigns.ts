@@ -4,7 +4,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import type { CampaignBatchMessage, CampaignStatus, CampaignTemplate } from "./campaign.js"
-import type { StoreUnavailable } from "../orders/errors.js"
+import type { StoreUnavailable } from "../kernel/store-errors.js"
 import type { Decision, Delivery } from "../queue/delivery.js"
 import type { QueueUnavailable } from "../queue/errors.js"
 import { type InProcessQueue, type InProcessQueueOptions, makeInProcessQueue } from "../queue/in-process-queue.js"
@@ -15,12 +15,12 @@ import { type CampaignRow, CampaignStore } from "./campaign-store.js"
 import { DeadLetterStore } from "../queue/dead-letters.js"
 import { Mailer } from "../mail/mailer.js"
 import { AlertStore } from "../alerts/alert-store.js"
-import { RetryPolicy } from "../orders/retry-policy.js"
+import { RetryPolicy } from "../kernel/retry-policy.js"
 import { dispatchCampaign, pauseCampaign, resumeCampaign, startCampaign } from "./control.js"
 import { createCampaign, type CreateCampaignInput } from "./create.js"
 import type { CampaignExists, CampaignNotFound, CampaignStateError, InvalidCampaign, InvalidRecipient, RecipientTooLarge } from "./errors.js"
 import { campaignBatchHandler } from "./handler.js"
-import { CampaignOptions, defaultCampaignOptions } from "./options.js"
+import { CampaignOptions } from "./options.js"
 import { type BatchOutcome, sendCampaignBatch } from "./send-batch.js"
 import { campaignStatus } from "./status.js"
 
@@ -50,7 +50,7 @@ type Needs = CampaignStore | CampaignQueue | Mailer | RetryPolicy | AlertStore |
 /** Builds the service from the services in context (a template cache lives with it: a started campaign's template never changes). */
 const makeCampaignsWith = (handlerOptions: { readonly ackHeld?: boolean }): Effect.Effect<CampaignsShape, never, Needs> => Effect.gen(function*() {
   const context = yield* Effect.context<Needs>()
-  const options = Option.getOrElse(yield* Effect.serviceOption(CampaignOptions), () => defaultCampaignOptions)
+  const options = yield* CampaignOptions
   const store = Context.get(context, CampaignStore)
   const templates = new Map<string, CampaignTemplate>()
   const templateOf = (id: string) =>

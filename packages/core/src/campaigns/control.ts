@@ -1,7 +1,7 @@
-import * as Clock from "effect/Clock"
+import * as EpochMillis from "../kernel/epoch-millis.js"
 import * as Effect from "effect/Effect"
 import { campaignBatchMessage } from "./campaign.js"
-import { step } from "../internal/spans.js"
+import { step } from "../kernel/spans.js"
 import { CampaignQueue } from "./campaign-queue.js"
 import { CampaignStore } from "./campaign-store.js"
 import { campaignStatus } from "./status.js"
@@ -32,7 +32,7 @@ export const dispatchCampaign = (campaignId: string) =>
 export const startCampaign = (campaignId: string) =>
   Effect.gen(function*() {
     const store = yield* CampaignStore
-    yield* store.seal(campaignId, yield* Clock.currentTimeMillis)
+    yield* store.seal(campaignId, yield* EpochMillis.now)
     yield* transitionCampaign(campaignId, "start")
     yield* dispatchCampaign(campaignId)
     return yield* campaignStatus(campaignId)

@@ -1,5 +1,5 @@
+import * as EpochMillis from "../kernel/epoch-millis.js"
 import * as Chunk from "effect/Chunk"
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -7,10 +7,10 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { CampaignId, type CampaignState, CampaignTemplate, Recipient } from "./campaign.js"
-import { step } from "../internal/spans.js"
+import { step } from "../kernel/spans.js"
 import { CampaignStore } from "./campaign-store.js"
 import { CampaignExists, InvalidCampaign, InvalidRecipient, RecipientTooLarge } from "./errors.js"
-import { CampaignOptions, defaultCampaignOptions } from "./options.js"
+import { CampaignOptions } from "./options.js"
 import { campaignStatus } from "./status.js"
 import { shownState } from "./transitions.js"
 
@@ -57,14 +57,14 @@ const recipientBytes = (recipient: Recipient) => encoder.encode(JSON.stringify(r
 export const createCampaign = <E, R>(input: CreateCampaignInput<E, R>) =>
   Effect.gen(function*() {
     const store = yield* CampaignStore
-    const options = Option.getOrElse(yield* Effect.serviceOption(CampaignOptions), () => defaultCampaignOptions)
+    const options = yield* CampaignOptions
     const id = yield* Schema.decodeUnknown(CampaignId)(input.id).pipe(
       Effect.mapError(() => new InvalidCampaign({ campaignId: input.id, detail: "ids are 1 to 100 letters, digits, '.', '_' or '-'" }))
     )
     const template = yield* Schema.decodeUnknown(CampaignTemplate)(
       input.template instanceof CampaignTemplate ? Schema.encodeSync(CampaignTemplate)(input.template) : input.template
     ).pipe(Effect.mapError((error) => new InvalidCampaign({ campaignId: id, detail: error.message })))
-    const now = yield* Clock.currentTimeMillis
+    const now = yield* EpochMillis.now
     const { campaign, created } = yield* store.create({ id, template, batchSize: options.batchSize, now })
     if (!created) {
       const refuse = (state: CampaignState) =>
@@ -104,6 +104,6 @@ export const createCampaign = <E, R>(input: CreateCampaignInput<E, R>) =>
         })
       )
     )
-    yield* store.seal(id, yield* Clock.currentTimeMillis)
+    yield* store.seal(id, yield* EpochMillis.now)
     return yield* campaignStatus(id)
   }).pipe(step("campaign.create", { campaignId: input.id }))

@@ -1,10 +1,10 @@
-import * as Clock from "effect/Clock"
+import * as EpochMillis from "../kernel/epoch-millis.js"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { CampaignBatchMessage } from "./campaign.js"
-import type { StoreUnavailable } from "../orders/errors.js"
+import type { StoreUnavailable } from "../kernel/store-errors.js"
 import { keepDeadLetter } from "../queue/dead-letter.js"
 import { Decision, type Delivery, retryDelay, retryNoLaterThan } from "../queue/delivery.js"
 import type { BatchOutcome } from "./send-batch.js"
@@ -39,12 +39,12 @@ export const campaignBatchHandler = <R>(
           ? Decision.Ack() as Decision
           : Decision.Retry({ delay: yield* retryDelay(outcome.attempts) }) as Decision
       case "InProgress":
-        return yield* retryNoLaterThan(delivery.attempts, outcome.until, yield* Clock.currentTimeMillis)
+        return yield* retryNoLaterThan(delivery.attempts, outcome.until, yield* EpochMillis.now)
       case "Held": {
         // The mailer is misconfigured: again at the breaker's next probe (or, with `ackHeld`,
         // when whoever dispatches open batches does so again).
         if (options.ackHeld === true) return Decision.Ack() as Decision
-        const now = yield* Clock.currentTimeMillis
+        const now = yield* EpochMillis.now
         return Decision.Retry({ delay: Duration.millis(Math.max(0, outcome.nextProbeAt - now)) }) as Decision
       }
       default:

@@ -29,8 +29,10 @@ export const defaultCampaignOptions: CampaignOptionsShape = {
   duplicatesAlertThreshold: 100
 }
 
-/** Overrides of the campaign tunables (`CampaignOptions.layer({...})`); the defaults without it. */
-export class CampaignOptions extends Context.Tag("@hookgate/core/CampaignOptions")<CampaignOptions, CampaignOptionsShape>() {
+/** Overrides of the campaign tunables (`CampaignOptions.layer({...})`); a reference: the defaults without it. */
+export class CampaignOptions extends Context.Reference<CampaignOptions>()("@hookgate/core/CampaignOptions", {
+  defaultValue: (): CampaignOptionsShape => defaultCampaignOptions
+}) {
   static layer(options: Partial<CampaignOptionsShape>): Layer.Layer<CampaignOptions> {
     const merged = { ...defaultCampaignOptions, ...options }
     if (merged.batchSize < 1 || merged.batchSize > 100) throw new RangeError("batchSize must be between 1 and 100")

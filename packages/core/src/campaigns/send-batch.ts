@@ -1,7 +1,6 @@
+import * as EpochMillis from "../kernel/epoch-millis.js"
 import * as Cause from "effect/Cause"
-import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
@@ -9,17 +8,18 @@ import type { CampaignBatchMessage, CampaignState, CampaignTemplate } from "./ca
 import type { OutgoingEmail, SendReceipt } from "../mail/email.js"
 import { type MailerError, type Misconfigured, Unknown } from "../mail/errors.js"
 import { MailerCircuit, type MailerCircuitShape } from "../mail/circuit.js"
-import { closeCircuit, tripCircuit } from "../orders/send-leased.js"
+import { closeCircuit, tripCircuit } from "../mail/circuit-actions.js"
+import { leaseTerms, lost, owned, underLease } from "../kernel/lease-protocol.js"
 import { sendWithPolicy } from "../mail/send-policy.js"
-import { type StoreUnavailable } from "../orders/errors.js"
+import { type StoreUnavailable } from "../kernel/store-errors.js"
 import { Metrics } from "../observability/metrics.js"
-import { step } from "../internal/spans.js"
+import { step } from "../kernel/spans.js"
 import { makeAlert, raiseAlert } from "../alerts/raise.js"
 import { type BatchMember, CampaignStore, type MemberResult } from "./campaign-store.js"
 import { Mailer, type MailerShape } from "../mail/mailer.js"
-import { RetryPolicy, type RetryPolicyShape } from "../orders/retry-policy.js"
+import { RetryPolicy, type RetryPolicyShape } from "../kernel/retry-policy.js"
 import { campaignBatchKey, campaignRecipientKey } from "../mail/idempotency-key.js"
-import { CampaignOptions, defaultCampaignOptions } from "./options.js"
+import { CampaignOptions } from "./options.js"
 import { renderCampaignEmail } from "./render.js"
 
 /** What one delivery of a batch message did. */
@@ -158,7 +158,7 @@ const alertsFor = (
   context: { readonly mailer: MailerShape; readonly capped: number; readonly maxAttempts: number }
 ) =>
   Effect.gen(function*() {
-    const now = yield* Clock.currentTimeMillis
+    const now = yield* EpochMillis.now
     const { batch, campaignId } = message
     const failed = results.filter((r) => r.outcome === "failed")
     if (context.capped > 0) {
@@ -195,11 +195,11 @@ const alertsFor = (
 const notePrevented = (campaignId: string, members: number) =>
   Effect.gen(function*() {
     const store = yield* CampaignStore
-    const options = Option.getOrElse(yield* Effect.serviceOption(CampaignOptions), () => defaultCampaignOptions)
+    const options = yield* CampaignOptions
     const total = yield* store.notePrevented(campaignId, members)
     yield* Metrics.campaignDuplicatesPrevented(members)
     if (total >= options.duplicatesAlertThreshold) {
-      const now = yield* Clock.currentTimeMillis
+      const now = yield* EpochMillis.now
       const day = new Date(now).toISOString().slice(0, 10)
       yield* raiseAlert(makeAlert({
         id: `duplicates_spike:campaign:${campaignId}:${day}`,
@@ -225,21 +225,16 @@ export const sendCampaignBatch = (
     const store = yield* CampaignStore
     const mailer = yield* Mailer
     const policy = yield* RetryPolicy
-    const options = Option.getOrElse(yield* Effect.serviceOption(CampaignOptions), () => defaultCampaignOptions)
+    const options = yield* CampaignOptions
     const circuit = yield* MailerCircuit
     // A misconfigured mailer: the batch is not even leased (nothing written, nothing counted).
     // Admitted, this delivery may be the breaker's probe.
     const admitted = yield* circuit.admit
     if (Option.isSome(admitted)) return BatchOutcome.Held({ nextProbeAt: admitted.value.nextProbeAt, sent: 0 })
-    const now = yield* Clock.currentTimeMillis
-    const token = crypto.randomUUID()
+    const terms = yield* leaseTerms()
+    const { token } = terms
     const { batch, campaignId } = message
-    const reservation = yield* store.reserve(campaignId, batch, {
-      size: options.batchSize,
-      token,
-      now,
-      until: now + Duration.toMillis(policy.leaseFor)
-    })
+    const reservation = yield* store.reserve(campaignId, batch, { ...terms, size: options.batchSize })
     switch (reservation._tag) {
       case "Done":
         yield* notePrevented(campaignId, reservation.members)
@@ -258,39 +253,30 @@ export const sendCampaignBatch = (
     if (Option.isNone(template)) return yield* Effect.dieMessage(`campaign ${campaignId} has rows but no template`)
     const context: SendContext = { mailer, policy, concurrency: options.perRecipientConcurrency, circuit, held: undefined }
 
-    // Sending may be interrupted; recording what happened under the lease may not.
-    return yield* Effect.uninterruptibleMask((restore) =>
+    return yield* underLease(sendMembers(message, template.value, members, context), (exit) =>
       Effect.gen(function*() {
-        const exit = yield* Effect.exit(restore(sendMembers(message, template.value, members, context)))
         const attempted = Exit.isSuccess(exit) ? exit.value : members.map((member) =>
           retry(member, new Unknown({ mailer: mailer.name, detail: Cause.isInterruptedOnly(exit.cause) ? "interrupted" : "died" }), false)
         )
         const results = capped(members, attempted, policy.maxAttempts)
-        const written = yield* store.record(campaignId, batch, token, results, yield* Clock.currentTimeMillis).pipe(
+        const written = yield* store.record(campaignId, batch, token, results, yield* EpochMillis.now).pipe(
           Effect.tapError((error) => Effect.logError("a campaign batch was sent but its results could not be recorded", error))
         )
         const count = (outcome: MemberResult["outcome"]) => results.filter((r) => r.outcome === outcome).length
         yield* Metrics.campaignRecipients("sent", count("sent"))
         yield* Metrics.campaignRecipients("failed", count("failed"))
         yield* Metrics.campaignRecipients("retry", count("retry"))
-        if (written === 0) {
-          yield* Metrics.leaseLost
-          yield* Effect.logWarning("a campaign batch finished after its lease was taken over").pipe(
-            Effect.annotateLogs({ campaignId, batch })
-          )
-          return BatchOutcome.LeaseLost()
-        }
+        if (written === 0) return lost<BatchOutcome>(BatchOutcome.LeaseLost())
         const cappedCount = results.filter((r, i) => r.outcome === "failed" && attempted[i]?.outcome === "retry").length
         yield* alertsFor(message, members, results, { mailer, capped: cappedCount, maxAttempts: policy.maxAttempts })
-        if (context.held !== undefined) return BatchOutcome.Held({ nextProbeAt: context.held.nextProbeAt, sent: count("sent") })
-        return BatchOutcome.Sent({
+        if (context.held !== undefined) return owned<BatchOutcome>(BatchOutcome.Held({ nextProbeAt: context.held.nextProbeAt, sent: count("sent") }))
+        return owned<BatchOutcome>(BatchOutcome.Sent({
           sent: count("sent"),
           failed: count("failed"),
           retry: count("retry"),
           attempts: Math.max(1, ...members.map((m) => m.attempts + 1))
-        })
-      })
-    )
+        }))
+      }), { what: "a campaign batch", annotations: { campaignId, batch } })
   }).pipe(
     Effect.tap((outcome) => Metrics.campaignBatch(outcomeName(outcome))),
     step("campaign.batch", { campaignId: message.campaignId, batch: message.batch })

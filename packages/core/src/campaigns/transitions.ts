@@ -1,4 +1,4 @@
-import * as Clock from "effect/Clock"
+import * as EpochMillis from "../kernel/epoch-millis.js"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { CampaignState } from "./campaign.js"
@@ -88,7 +88,7 @@ export const transitionCampaign = (campaignId: string, operation: CampaignOperat
     // A refused write is classified by a read; a campaign that moved back into `from` in
     // between (another operator's resume, say) is tried again.
     for (let attempt = 0;; attempt++) {
-      const now = yield* Clock.currentTimeMillis
+      const now = yield* EpochMillis.now
       const moved = yield* store.transition(campaignId, { from: rule.from, to: rule.to, now, whileOpen: rule.whileOpen })
       if (Option.isSome(moved)) return "moved" as const
       const row = yield* store.get(campaignId)

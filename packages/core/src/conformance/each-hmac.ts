@@ -3,7 +3,8 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import type * as TestServices from "effect/TestServices"
 import type { TestContext } from "vitest"
-import { service as nodeCryptoHmac } from "../node/NodeHmac.js"
+import { Digest, type DigestService, webCryptoDigest } from "../kernel/digest.js"
+import { digest as nodeCryptoDigest, service as nodeCryptoHmac } from "../node/NodeHmac.js"
 import { Hmac, type HmacService, webCryptoHmac } from "../providers/hmac.js"
 
 /** The HMAC implementations every provider test runs under: Web Crypto (the default) and node:crypto. */
@@ -23,10 +24,16 @@ export interface HmacTester {
   ) => void
 }
 
-/** The tester whose tests run under `hmac`. */
+// Each HMAC implementation comes with its runtime's digest, as `NodeHmac.layer()` provides both.
+const digestOf = (hmac: HmacService): DigestService => hmac === nodeCryptoHmac ? nodeCryptoDigest : webCryptoDigest
+
+const under = (hmac: HmacService) => <A, E, R>(self: Effect.Effect<A, E, R>) =>
+  self.pipe(Effect.provideService(Hmac, hmac), Effect.provideService(Digest, digestOf(hmac)))
+
+/** The tester whose tests run under `hmac` (and the same runtime's `Digest`). */
 export const testerUnder = (hmac: HmacService): HmacTester => ({
-  effect: (name, self, timeout) => it.effect(name, (ctx) => Effect.provideService(self(ctx), Hmac, hmac), timeout),
-  scoped: (name, self, timeout) => it.scoped(name, (ctx) => Effect.provideService(self(ctx), Hmac, hmac), timeout)
+  effect: (name, self, timeout) => it.effect(name, (ctx) => under(hmac)(self(ctx)), timeout),
+  scoped: (name, self, timeout) => it.scoped(name, (ctx) => under(hmac)(self(ctx)), timeout)
 })
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
@@ -9,6 +9,8 @@ import * as TestClock from "effect/TestClock"
 import { AlertStore } from "../alerts/alert-store.js"
 import { CampaignStore } from "../campaigns/campaign-store.js"
 import { createCampaign } from "../campaigns/create.js"
+import * as EpochMillis from "../kernel/epoch-millis.js"
+import { leaseTerms, leaseTermsFrom } from "../kernel/lease-protocol.js"
 import { Lease } from "../orders/lease.js"
 import { OrderStore } from "../orders/order-store.js"
 import { receive } from "../orders/receive.js"
@@ -116,17 +118,20 @@ export const epochMillisConformance = <R = never>(
     )
 
     test(
-      "leases taken at a fractional time end on a whole millisecond: an order's, a message's",
+      "leases taken at a fractional time for a fractional length end on a whole millisecond: an order's, a message's",
       Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
-        const put = yield* Effect.flatMap(OrderStore, (s) => Effect.flatMap(newOrder("leased"), (o) => s.put(o, { now, until: now + 60_000.25 })))
+        const length = Duration.millis(60_000.25)
+        const terms = yield* leaseTerms(length)
+        // The time floored, the length rounded up: a lease never ends before its length.
+        expect(terms).toMatchObject({ now: WHOLE, until: WHOLE + 60_001 })
+        const put = yield* Effect.flatMap(OrderStore, (s) => Effect.flatMap(newOrder("leased"), (o) => s.put(o, terms)))
         expect(put._tag).toBe("Stored")
         const order = Option.getOrThrow(yield* Effect.flatMap(OrderStore, (s) => s.get("test:leased")))
-        expect(order.leaseExpiresAt).toBe(WHOLE + 60_000)
+        expect(order.leaseExpiresAt).toBe(WHOLE + 60_001)
         expectWhole("order", { ...order })
         const ledger = yield* MessageLedger
-        expect((yield* ledger.acquire("m-leased", { now, until: now + 60_000.25 }))._tag).toBe("Leased")
-        expect(yield* ledger.acquire("m-leased", { now, until: now + 60_000.25 })).toEqual({ _tag: "InProgress", until: WHOLE + 60_000 })
+        expect((yield* ledger.acquire("m-leased", yield* leaseTerms(length)))._tag).toBe("Leased")
+        expect(yield* ledger.acquire("m-leased", yield* leaseTerms(length))).toEqual({ _tag: "InProgress", until: WHOLE + 60_001 })
       })
     )
 
@@ -140,24 +145,25 @@ export const epochMillisConformance = <R = never>(
         expect(Option.getOrThrow(yield* ledger.get("m-done")).completedAt).toBe(WHOLE)
 
         const letters = yield* DeadLetterStore
-        yield* letters.put(new DeadLetter({ queue: "q", messageId: "x", body: "{}", attempts: 3, receivedAt: yield* Clock.currentTimeMillis }))
+        yield* letters.put(new DeadLetter({ queue: "q", messageId: "x", body: "{}", attempts: 3, receivedAt: yield* EpochMillis.now }))
         expect((yield* letters.list({ limit: 10 })).map((l) => l.receivedAt)).toEqual([WHOLE])
 
         const campaigns = yield* CampaignStore
         yield* createCampaign({ id: "c1", template: TEMPLATE, recipients: Stream.fromIterable(recipients(3)) })
         yield* TestClock.adjust("0.75 millis")
-        const now = yield* Clock.currentTimeMillis
+        const now = yield* EpochMillis.now
         yield* campaigns.transition("c1", { from: ["draft"], to: "running", now })
         const campaign = Option.getOrThrow(yield* campaigns.get("c1"))
         expect(campaign).toMatchObject({ createdAt: WHOLE, updatedAt: WHOLE + 1 })
-        const reserved = yield* campaigns.reserve("c1", 1, { size: 10, token: "t1", now, until: now + 60_000.5 })
+        const first = yield* leaseTermsFrom(now, Duration.millis(60_000.5))
+        const reserved = yield* campaigns.reserve("c1", 1, { size: 10, ...first })
         expect(reserved._tag).toBe("Leased")
-        expect(yield* campaigns.reserve("c1", 1, { size: 10, token: "t2", now, until: now + 60_000.5 })).toEqual({
+        expect(yield* campaigns.reserve("c1", 1, { size: 10, ...(yield* leaseTermsFrom(now, Duration.millis(60_000.5))) })).toEqual({
           _tag: "InProgress",
-          until: WHOLE + 60_001
+          until: WHOLE + 1 + 60_001
         })
         const seqs = reserved._tag === "Leased" ? reserved.members.map((m) => m.seq) : []
-        expect(yield* campaigns.record("c1", 1, "t1", seqs.map((seq) => ({ seq, outcome: "sent" as const, messageId: `m${seq}` })), now)).toBe(3)
+        expect(yield* campaigns.record("c1", 1, first.token, seqs.map((seq) => ({ seq, outcome: "sent" as const, messageId: `m${seq}` })), now)).toBe(3)
       })
     )
   })

@@ -30,7 +30,7 @@ export const messageLedgerConformance = (name: string, makeLayer: () => Layer.La
       it.effect(title, () => Effect.provide(body, Layer.merge(makeLayer(), RecordingAlerter.layer())))
     const T0 = 1_700_000_000_000
     const LEASE = 60_000
-    const acquire = (key: string, now: number) => Effect.flatMap(MessageLedger, (l) => l.acquire(key, { now, until: now + LEASE }))
+    const acquire = (key: string, now: number) => Effect.flatMap(MessageLedger, (l) => l.acquire(key, { token: crypto.randomUUID(), now, until: now + LEASE }))
     const record = (key: string) =>
       Effect.flatMap(MessageLedger, (l) => Effect.map(l.get(key), Option.getOrThrow))
 

@@ -6,13 +6,13 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as TestClock from "effect/TestClock"
-import { fulfilmentHash } from "../orders/fulfilment.js"
+import { fulfilmentHash } from "../kernel/fulfilment.js"
 import { NewOrder } from "../orders/order.js"
 import { WebhookRequest } from "../providers/webhook.js"
 import type { Lease } from "../orders/lease.js"
 import { OrderStore } from "../orders/order-store.js"
 import { AlertStore } from "../alerts/alert-store.js"
-import type { RetryPolicyOptions } from "../orders/retry-policy.js"
+import type { RetryPolicyOptions } from "../kernel/retry-policy.js"
 import { deliver } from "../orders/deliver.js"
 import { receive } from "../orders/receive.js"
 import { sweep } from "../orders/sweep.js"
@@ -139,7 +139,7 @@ export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
         const fulfilment = Option.getOrThrow(yield* provider.fulfilment(event))
         yield* store.put(
           new NewOrder({ provider: "test", eventId: event.id, eventType: event.type, fulfilment, payloadHash: yield* fulfilmentHash(fulfilment) }),
-          { now: 0, until: 300_000 }
+          { token: crypto.randomUUID(), now: 0, until: 300_000 }
         )
         yield* TestClock.adjust("4 minutes")
         expect((yield* runSweep).scanned).toBe(0)
@@ -170,7 +170,7 @@ export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
             const fulfilment = Option.getOrThrow(yield* provider.fulfilment(event))
             yield* store.put(
               new NewOrder({ provider: "test", eventId: event.id, eventType: event.type, fulfilment, payloadHash: yield* fulfilmentHash(fulfilment) }),
-              { now: 0, until: 300_000 }
+              { token: crypto.randomUUID(), now: 0, until: 300_000 }
             )
           }), { discard: true })
         yield* TestClock.adjust("5 minutes")

@@ -23,7 +23,7 @@ export const storeConformance = (name: string, makeLayer: () => Layer.Layer<Orde
     const LEASE = 300_000
     const acquire = (key: string, now: number, options: { dueOnly?: boolean; maxAttempts?: number } = {}) =>
       Effect.flatMap(Lease, (lease) =>
-        lease.acquire(key, {
+        lease.acquire(key, { token: crypto.randomUUID(), 
           now,
           until: now + LEASE,
           maxAttempts: options.maxAttempts ?? 8,
@@ -42,7 +42,7 @@ export const storeConformance = (name: string, makeLayer: () => Layer.Layer<Orde
     const putNew = (id: string, now = T0, email?: string) =>
       Effect.gen(function*() {
         const store = yield* OrderStore
-        const result = yield* store.put(yield* newOrder(id, email), { now, until: now + LEASE })
+        const result = yield* store.put(yield* newOrder(id, email), { token: crypto.randomUUID(), now, until: now + LEASE })
         if (result._tag !== "Stored") return yield* Effect.dieMessage(`expected Stored, got ${result._tag}`)
         return result.leased
       })
@@ -66,9 +66,9 @@ export const storeConformance = (name: string, makeLayer: () => Layer.Layer<Orde
       const store = yield* OrderStore
       yield* putNew("a")
       const before = yield* get("test:a")
-      const again = yield* store.put(yield* newOrder("a"), { now: T0 + 1, until: T0 + 1 + LEASE })
+      const again = yield* store.put(yield* newOrder("a"), { token: crypto.randomUUID(), now: T0 + 1, until: T0 + 1 + LEASE })
       expect(again._tag).toBe("AlreadyStored")
-      const other = yield* store.put(yield* newOrder("a", "mallory@example.com"), { now: T0 + 2, until: T0 + 2 + LEASE })
+      const other = yield* store.put(yield* newOrder("a", "mallory@example.com"), { token: crypto.randomUUID(), now: T0 + 2, until: T0 + 2 + LEASE })
       expect(other._tag).toBe("Conflict")
       if (other._tag === "Conflict") expect(other.existing.fulfilment.email).toBe("a@example.com")
       expect(yield* get("test:a")).toEqual(before)
@@ -261,7 +261,7 @@ export const storeConformance = (name: string, makeLayer: () => Layer.Layer<Orde
       const store = yield* OrderStore
       const order = yield* newOrder("race")
       const puts = yield* Effect.all(
-        Array.from({ length: 50 }, () => store.put(order, { now: T0, until: T0 + LEASE })),
+        Array.from({ length: 50 }, () => store.put(order, { token: crypto.randomUUID(), now: T0, until: T0 + LEASE })),
         { concurrency: "unbounded" }
       )
       expect(puts.filter((p) => p._tag === "Stored")).toHaveLength(1)

@@ -1,12 +1,11 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { sha256 } from "@noble/hashes/sha2.js"
-import { utf8ToBytes } from "@noble/hashes/utils.js"
 import type * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { timingSafeEqual } from "../providers/bytes.js"
+import { sha256 } from "../kernel/digest.js"
+import { timingSafeEqual, utf8 } from "../providers/bytes.js"
 
 /**
  * The admin token: a `Redacted` value, or a `Config` read on each request (a
@@ -18,10 +17,10 @@ export type AdminToken = Redacted.Redacted<string> | Config.Config<Redacted.Reda
 /** What a request without the right token gets, on every admin route. */
 const unauthorized = HttpServerResponse.unsafeJson({ status: "unauthorized" }, { status: 401 })
 
-const digest = (header: string) => sha256(utf8ToBytes(header))
+const digest = (header: string) => sha256(utf8(header))
 // An empty token is no token: it would open the routes to `Authorization: Bearer `.
-const expectedDigest = (token: Redacted.Redacted<string>): Option.Option<Uint8Array> =>
-  Redacted.value(token).trim() === "" ? Option.none() : Option.some(digest(`Bearer ${Redacted.value(token)}`))
+const expectedDigest = (token: Redacted.Redacted<string>): Effect.Effect<Option.Option<Uint8Array>> =>
+  Redacted.value(token).trim() === "" ? Effect.succeedNone : Effect.asSome(digest(`Bearer ${Redacted.value(token)}`))
 
 /**
  * Wraps an admin handler so it runs only with `Authorization: Bearer <token>`;
@@ -32,14 +31,16 @@ const expectedDigest = (token: Redacted.Redacted<string>): Option.Option<Uint8Ar
  */
 export const adminTokenGuard = (token: AdminToken) => {
   const expected: Effect.Effect<Option.Option<Uint8Array>> = Redacted.isRedacted(token)
-    ? Effect.succeed(expectedDigest(token))
-    : Effect.map(Effect.option(token), Option.flatMap(expectedDigest))
+    ? expectedDigest(token)
+    : Effect.flatMap(Effect.option(token), Option.match({ onNone: () => Effect.succeedNone, onSome: expectedDigest }))
   return <E, R>(
     handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
-    Effect.flatMap(Effect.zip(HttpServerRequest.HttpServerRequest, expected), ([request, digestOfToken]) =>
-      Option.isSome(digestOfToken) &&
-        timingSafeEqual(digest(request.headers["authorization"] ?? ""), digestOfToken.value)
-        ? handler
-        : Effect.succeed(unauthorized))
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const digestOfToken = yield* expected
+      if (Option.isNone(digestOfToken)) return unauthorized
+      const given = yield* digest(request.headers["authorization"] ?? "")
+      return timingSafeEqual(given, digestOfToken.value) ? yield* handler : unauthorized
+    })
 }

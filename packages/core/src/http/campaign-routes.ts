@@ -10,7 +10,6 @@ import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
 import { Campaigns } from "../campaigns/campaigns.js"
 import { CampaignTemplate } from "../campaigns/campaign.js"
-import { fieldsMessage } from "../internal/fields-message.js"
 import { answerCampaignError, type CampaignRouteError } from "./contract.js"
 import { readBodyLimited } from "./read-body.js"
 
@@ -44,7 +43,7 @@ const recipientLine = (line: string): unknown => {
 
 class BadRequest extends Data.TaggedError("BadRequest")<{ readonly detail: string }> {
   override get message() {
-    return fieldsMessage(this, ["detail"])
+    return `bad request: ${this.detail}`
   }
 }
 

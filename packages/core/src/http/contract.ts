@@ -1,6 +1,7 @@
 import type { BodyTooLarge } from "./errors.js"
 import type { MalformedPayload, SignatureError, Unfulfillable, UnknownProvider } from "../providers/errors.js"
-import type { OrderConflict, StoreUnavailable } from "../orders/errors.js"
+import type { OrderConflict } from "../orders/errors.js"
+import type { StoreUnavailable } from "../kernel/store-errors.js"
 import type { Outcome } from "../orders/outcome.js"
 import type {
   CampaignExists,

@@ -1,7 +1,7 @@
+import * as EpochMillis from "../kernel/epoch-millis.js"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -76,7 +76,7 @@ export const orderRoutes = HttpRouter.empty.pipe(
         // An unmarked order may already have produced an accepted email: show what is known first.
         return json({ status: "confirm_required", orderId: key, order: order.value }, 400)
       }
-      const requeued = yield* store.requeue(key, yield* Clock.currentTimeMillis)
+      const requeued = yield* store.requeue(key, yield* EpochMillis.now)
       return Option.isSome(requeued)
         ? json({ status: "requeued", orderId: key, order: requeued.value })
         : json({ status: "not_retryable", orderId: key, order: order.value }, 409)

@@ -1,4 +1,4 @@
-import * as Clock from "effect/Clock"
+import * as EpochMillis from "../kernel/epoch-millis.js"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -95,7 +95,7 @@ const statusOf = (state: CircuitState): CircuitStatus =>
 export const make = (options: MailerCircuitOptions = {}): Effect.Effect<MailerCircuitShape> =>
   Effect.map(Ref.make<CircuitState>({ _tag: "Closed" }), (ref) => {
     const schedule = options.probeEvery ?? defaultProbeSchedule
-    const admit = Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    const admit = Effect.flatMap(EpochMillis.now, (now) =>
       Effect.flatMap(Ref.get(ref), (state) => {
         if (state._tag === "Closed") return Effect.succeedNone
         if (now < state.nextProbeAt) {
@@ -112,7 +112,7 @@ export const make = (options: MailerCircuitOptions = {}): Effect.Effect<MailerCi
               ]))
       }))
     const trip = (error: Misconfigured) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      Effect.flatMap(EpochMillis.now, (now) =>
         Effect.flatMap(nextProbe(schedule, now, schedule.initial), (probe) =>
           Ref.modify(ref, (current): [{ readonly nextProbeAt: number; readonly opened: boolean }, CircuitState] =>
             current._tag === "Open"
@@ -122,7 +122,7 @@ export const make = (options: MailerCircuitOptions = {}): Effect.Effect<MailerCi
                 { _tag: "Open", error, openedAt: now, nextProbeAt: probe.at, scheduleState: probe.state }
               ])))
     const close = Ref.modify(ref, (current): [boolean, CircuitState] => [current._tag === "Open", { _tag: "Closed" }])
-    const holding = Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    const holding = Effect.flatMap(EpochMillis.now, (now) =>
       Effect.map(Ref.get(ref), (state) => state._tag === "Open" && now < state.nextProbeAt))
     return { admit, trip, close, holding, status: Effect.map(Ref.get(ref), statusOf) }
   })
@@ -135,7 +135,7 @@ export const make = (options: MailerCircuitOptions = {}): Effect.Effect<MailerCi
 export const noCircuit: MailerCircuitShape = {
   admit: Effect.succeedNone,
   trip: () =>
-    Effect.map(Clock.currentTimeMillis, (now) => ({ nextProbeAt: now + Duration.toMillis("30 seconds"), opened: true })),
+    Effect.map(EpochMillis.now, (now) => ({ nextProbeAt: now + Duration.toMillis("30 seconds"), opened: true })),
   close: Effect.succeed(false),
   holding: Effect.succeed(false),
   status: Effect.succeed({ mailer: "ok" })

@@ -6,7 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Random from "effect/Random"
 import * as Schedule from "effect/Schedule"
-import { RetryPolicy, type RetryPolicyShape } from "../orders/retry-policy.js"
+import { RetryPolicy, type RetryPolicyShape } from "../kernel/retry-policy.js"
 import { Mailer, type MailerShape } from "./mailer.js"
 
 /** The top of every jitter: the span is a worst case, not a typical one. */

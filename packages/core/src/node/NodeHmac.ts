@@ -1,6 +1,7 @@
 import { createHash, createHmac, createSecretKey, type KeyObject, timingSafeEqual } from "node:crypto"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { Digest, type DigestService } from "../kernel/digest.js"
 import { Hmac, type HmacKey, type HmacService, makeHmacKey } from "../providers/hmac.js"
 
 /**
@@ -32,7 +33,12 @@ const importKey = (secret: Uint8Array): HmacKey => {
 /** The node:crypto implementation of `Hmac`. */
 export const service: HmacService = {
   name: "node:crypto",
-  importKey: (secret) => Effect.sync(() => importKey(secret)),
+  importKey: (secret) => Effect.sync(() => importKey(secret))
+}
+
+/** The node:crypto implementation of the kernel's `Digest` (SHA-256 by `createHash`). */
+export const digest: DigestService = {
+  name: "node:crypto",
   sha256: (bytes) => Effect.sync(() => createHash("sha256").update(bytes).digest())
 }
 
@@ -40,7 +46,7 @@ export const service: HmacService = {
 export const make: Effect.Effect<HmacService> = Effect.succeed(service)
 
 /**
- * Selects node:crypto for every provider made under it:
- * `Providers.layer(Stripe.layerConfig()).pipe(Layer.provide(NodeHmac.layer()))`.
+ * Selects node:crypto for every provider made under it and for the pipeline's
+ * SHA-256 (`Digest`): `Providers.layer(Stripe.layerConfig()).pipe(Layer.provide(NodeHmac.layer()))`.
  */
-export const layer = (): Layer.Layer<Hmac> => Hmac.layer(service)
+export const layer = (): Layer.Layer<Hmac | Digest> => Layer.merge(Hmac.layer(service), Digest.layer(digest))

@@ -1,12 +1,11 @@
-import * as Clock from "effect/Clock"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { Lease } from "./lease.js"
-import { RetryPolicy } from "./retry-policy.js"
+import { leaseTerms } from "../kernel/lease-protocol.js"
+import { RetryPolicy } from "../kernel/retry-policy.js"
 import { Outcome } from "./outcome.js"
 import { sendLeased } from "./send-leased.js"
-import { step } from "../internal/spans.js"
+import { step } from "../kernel/spans.js"
 
 /**
  * One delivery attempt of a stored order, for the sweep and for operators:
@@ -17,10 +16,8 @@ export const deliver = (orderKey: string, options: { readonly dueOnly: boolean }
   Effect.gen(function*() {
     const policy = yield* RetryPolicy
     const lease = yield* Lease
-    const now = yield* Clock.currentTimeMillis
     const leased = yield* lease.acquire(orderKey, {
-      now,
-      until: now + Duration.toMillis(policy.leaseFor),
+      ...yield* leaseTerms(),
       maxAttempts: policy.maxAttempts,
       dueOnly: options.dueOnly
     })

@@ -1,5 +1,4 @@
 import * as Data from "effect/Data"
-import { fieldsMessage } from "../internal/fields-message.js"
 
 /** The order kernel's failures (statuses in http/contract.ts). */
 
@@ -15,22 +14,12 @@ export class OrderConflict extends Data.TaggedError("OrderConflict")<{
   }
 }
 
-/** The store could not be reached or failed (503 `unavailable`; the provider retries). */
-export class StoreUnavailable extends Data.TaggedError("StoreUnavailable")<{
-  readonly operation: string
-  readonly cause?: unknown | undefined
-}> {
-  override get message() {
-    return `order store unavailable during ${this.operation}`
-  }
-}
-
 /** No order under that key. */
 export class OrderNotFound extends Data.TaggedError("OrderNotFound")<{
   readonly orderKey: string
 }> {
   override get message() {
-    return fieldsMessage(this, ["orderKey"])
+    return `no order under the key ${this.orderKey}`
   }
 }
 
@@ -40,6 +29,6 @@ export class RenderError extends Data.TaggedError("RenderError")<{
   readonly detail: string
 }> {
   override get message() {
-    return fieldsMessage(this, ["orderKey", "detail"])
+    return `the renderer failed for order ${this.orderKey}: ${this.detail}`
   }
 }

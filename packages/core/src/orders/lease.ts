@@ -3,8 +3,9 @@ import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { Alert } from "../alerts/alert.js"
 import type { SendReceipt } from "../mail/email.js"
+import type { LeaseTerms } from "../kernel/lease-protocol.js"
 import type { Order } from "./order.js"
-import type { StoreUnavailable } from "./errors.js"
+import type { StoreUnavailable } from "../kernel/store-errors.js"
 
 /** A lease held on an order: the token proves ownership, the order is its state when leased. */
 export interface Leased {
@@ -30,15 +31,13 @@ export interface ReleaseFailure {
 export interface LeaseShape {
   /**
    * Takes the lease of a pending order below the cap whose lease is free or
-   * expired (and, with `dueOnly`, whose next attempt is due). A fresh random
-   * token each time. Taking over an expired, unreleased lease marks the order
-   * uncertain: the previous holder may have sent.
+   * expired (and, with `dueOnly`, whose next attempt is due), under the given
+   * terms (a fresh token each time: `leaseTerms`). Taking over an expired,
+   * unreleased lease marks the order uncertain: the previous holder may have sent.
    */
   readonly acquire: (
     key: string,
-    options: {
-      readonly now: number
-      readonly until: number
+    options: LeaseTerms & {
       readonly maxAttempts: number
       readonly dueOnly: boolean
     }

@@ -2,7 +2,8 @@ import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type { EventReceipt, NewOrder, Order, OrderStatus, ReceiptOutcome, StoreStats } from "./order.js"
-import type { StoreUnavailable } from "./errors.js"
+import type { StoreUnavailable } from "../kernel/store-errors.js"
+import type { LeaseTerms } from "../kernel/lease-protocol.js"
 import type { Leased } from "./lease.js"
 
 /**
@@ -16,11 +17,8 @@ export type PutResult =
 
 /** The order ledger: orders, their receipts and counters. Alerts have their own port, `AlertStore`. */
 export interface OrderStoreShape {
-  /** Stores a new order leased until `until`, or reports the order already under that key. */
-  readonly put: (
-    order: NewOrder,
-    lease: { readonly now: number; readonly until: number }
-  ) => Effect.Effect<PutResult, StoreUnavailable>
+  /** Stores a new order leased under `lease` (its token, until `until`), or reports the order already under that key. */
+  readonly put: (order: NewOrder, lease: LeaseTerms) => Effect.Effect<PutResult, StoreUnavailable>
   readonly get: (key: string) => Effect.Effect<Option.Option<Order>, StoreUnavailable>
   /** Keys of pending orders whose next attempt is due, lease free or expired, below the cap. */
   readonly due: (

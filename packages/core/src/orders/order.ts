@@ -1,5 +1,5 @@
 import * as Schema from "effect/Schema"
-import { Fulfilment } from "./fulfilment.js"
+import { Fulfilment } from "../kernel/fulfilment.js"
 
 /**
  * `pending`: waiting to be sent (or being sent under a lease);

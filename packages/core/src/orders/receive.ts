@@ -1,19 +1,19 @@
-import * as Clock from "effect/Clock"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { fulfilmentHash } from "./fulfilment.js"
+import * as EpochMillis from "../kernel/epoch-millis.js"
+import { fulfilmentHash } from "../kernel/fulfilment.js"
+import { leaseTermsFrom } from "../kernel/lease-protocol.js"
 import { EventReceipt, NewOrder, type Order, type ReceiptOutcome } from "./order.js"
 import type { VerifiedEvent, WebhookRequest } from "../providers/webhook.js"
 import { OrderConflict } from "./errors.js"
 import { type MalformedPayload, Unfulfillable } from "../providers/errors.js"
 import { makeAlert, raiseAlert } from "../alerts/raise.js"
 import { Metrics } from "../observability/metrics.js"
-import { annotateStep, step, stepEvent } from "../internal/spans.js"
+import { annotateStep, step, stepEvent } from "../kernel/spans.js"
 import { Lease } from "./lease.js"
 import { OrderStore } from "./order-store.js"
 import { Providers } from "../providers/providers.js"
-import { RetryPolicy } from "./retry-policy.js"
+import { RetryPolicy } from "../kernel/retry-policy.js"
 import { Outcome } from "./outcome.js"
 import { sendLeased } from "./send-leased.js"
 
@@ -47,7 +47,7 @@ const recordReceipt = (
  */
 const keepUnfulfillable = (event: VerifiedEvent) => (error: MalformedPayload) =>
   Effect.gen(function*() {
-    const now = yield* Clock.currentTimeMillis
+    const now = yield* EpochMillis.now
     const objectId = error.objectId ?? null
     const outcome = error.invalidInput === true ? "malformed" : "unfulfillable"
     yield* recordReceipt(event, null, outcome, now, { detail: error.detail, objectId })
@@ -96,12 +96,7 @@ const receiveAgain = (event: VerifiedEvent, order: Order, now: number) =>
         }
         const policy = yield* RetryPolicy
         const lease = yield* Lease
-        const leased = yield* lease.acquire(key, {
-          now,
-          until: now + Duration.toMillis(policy.leaseFor),
-          maxAttempts: policy.maxAttempts,
-          dueOnly: true
-        })
+        const leased = yield* lease.acquire(key, { ...yield* leaseTermsFrom(now), maxAttempts: policy.maxAttempts, dueOnly: true })
         if (Option.isNone(leased)) {
           yield* recordReceipt(event, key, "in_progress", now)
           yield* preventedDuplicate(key)
@@ -126,14 +121,13 @@ export const receive = (providerName: string, request: WebhookRequest) =>
       Effect.catchTag("MalformedPayload", keepUnfulfillable(event)),
       stepEvent("decode")
     )
-    const now = yield* Clock.currentTimeMillis
+    const now = yield* EpochMillis.now
     if (Option.isNone(fulfilment)) {
       yield* recordReceipt(event, null, "ignored", now)
       return Outcome.Ignored({ eventType: event.type })
     }
 
     const store = yield* OrderStore
-    const policy = yield* RetryPolicy
     const order = new NewOrder({
       provider: provider.name,
       eventId: event.id,
@@ -141,7 +135,7 @@ export const receive = (providerName: string, request: WebhookRequest) =>
       fulfilment: fulfilment.value,
       payloadHash: yield* fulfilmentHash(fulfilment.value)
     }, true) // built from a decoded fulfilment and a verified event
-    const put = yield* store.put(order, { now, until: now + Duration.toMillis(policy.leaseFor) }).pipe(
+    const put = yield* store.put(order, yield* leaseTermsFrom(now)).pipe(
       stepEvent("store")
     )
     switch (put._tag) {

@@ -1,11 +1,11 @@
-import * as Clock from "effect/Clock"
+import * as EpochMillis from "../kernel/epoch-millis.js"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { OrderStore } from "./order-store.js"
-import { RetryPolicy } from "./retry-policy.js"
+import { RetryPolicy } from "../kernel/retry-policy.js"
 import { deliver } from "./deliver.js"
-import { step } from "../internal/spans.js"
+import { step } from "../kernel/spans.js"
 import { MailerCircuit } from "../mail/circuit.js"
 import { retryDueAlerts } from "../alerts/retry-due.js"
 
@@ -59,7 +59,7 @@ export const sweep = (options: SweepOptions = {}) =>
     const store = yield* OrderStore
     const policy = yield* RetryPolicy
     const limit = options.limit ?? 100
-    const started = yield* Clock.currentTimeMillis
+    const started = yield* EpochMillis.now
     const deadline = started + Duration.toMillis(options.budget ?? "5 minutes")
     // An order skipped (another sender holds it), that could not be read, or whose retry is
     // already due again stays due: it is passed over for the rest of this run, so each
@@ -68,7 +68,7 @@ export const sweep = (options: SweepOptions = {}) =>
     const circuit = yield* MailerCircuit
     let tally: Tally = { scanned: 0, sent: 0, failed: 0, capped: 0, held: 0 }
     while (true) {
-      const now = yield* Clock.currentTimeMillis
+      const now = yield* EpochMillis.now
       // A misconfigured mailer: nothing to try until the breaker's next probe.
       if (now >= deadline || (yield* circuit.holding)) break
       const requested = limit + passedOver.size

@@ -4,8 +4,7 @@ import * as Layer from "effect/Layer"
 import { concat, timingSafeEqual, utf8 } from "./bytes.js"
 
 /**
- * HMAC-SHA256 (and the pipeline's one SHA-256 digest, the fulfilment hash) as a
- * service, so one code path runs on any runtime: Web Crypto by default (Workers,
+ * HMAC-SHA256 as a service, so one code path runs on any runtime: Web Crypto by default (Workers,
  * browsers, Node, and no `node:` import in core), node:crypto where
  * `NodeHmac.layer()` from `@hookgate/core/node` provides it (the Node gateway
  * does). Keys are imported once per secret and carry their own implementation,
@@ -35,16 +34,11 @@ export interface HmacKey {
   readonly equals: (a: Uint8Array, b: Uint8Array) => boolean
 }
 
-/** What an HMAC implementation offers: importing a secret's key, once; and SHA-256. */
+/** What an HMAC implementation offers: importing a secret's key, once. (SHA-256 is the kernel's `Digest`.) */
 export interface HmacService {
   /** `web-crypto`, `node:crypto`, …: for logs and test names. */
   readonly name: string
   readonly importKey: (secret: Uint8Array) => Effect.Effect<HmacKey>
-  /**
-   * The SHA-256 digest of `bytes` (the fulfilment hash of every webhook). Optional
-   * for an implementation made before it existed: without it, Web Crypto's is used.
-   */
-  readonly sha256?: (bytes: Uint8Array) => Effect.Effect<Uint8Array>
 }
 
 /** Makes an `HmacKey` from an implementation's parts (for an implementation of `HmacService`). */
@@ -65,15 +59,9 @@ const webCryptoKey = (key: WebCryptoKey): HmacKey =>
     equals: timingSafeEqual
   })
 
-// Native in every runtime: in workerd a digest costs a fraction of hashing in JavaScript
-// (which, run once per webhook, stays unoptimised for the first thousand or so).
-const webCryptoSha256 = (bytes: Uint8Array): Effect.Effect<Uint8Array> =>
-  Effect.promise(() => crypto.subtle.digest("SHA-256", buffer(bytes)).then((digest) => new Uint8Array(digest)))
-
-/** HMAC-SHA256 and SHA-256 on Web Crypto: Workers, browsers, Deno, Bun and Node alike. The default. */
+/** HMAC-SHA256 on Web Crypto: Workers, browsers, Deno, Bun and Node alike. The default. */
 export const webCryptoHmac: HmacService = {
   name: "web-crypto",
-  sha256: webCryptoSha256,
   importKey: (secret) =>
     Effect.map(
       Effect.promise(() =>
@@ -100,10 +88,6 @@ export class Hmac extends Context.Reference<Hmac>()("@hookgate/core/Hmac", {
 /** Imports an HMAC-SHA256 key with the `Hmac` in context (Web Crypto unless another is provided). */
 export const importHmacKey = (secret: Uint8Array | string): Effect.Effect<HmacKey> =>
   Effect.flatMap(Hmac, (hmac) => hmac.importKey(typeof secret === "string" ? utf8(secret) : secret))
-
-/** The SHA-256 digest of `bytes` with the `Hmac` in context (Web Crypto unless another is provided). */
-export const sha256Digest = (bytes: Uint8Array): Effect.Effect<Uint8Array> =>
-  Effect.flatMap(Hmac, (hmac) => (hmac.sha256 ?? webCryptoSha256)(bytes))
 
 /** HMAC-SHA256 of the concatenated parts (so a prefix and a raw body need no copy into a string). */
 export const hmacSha256 = (key: HmacKey, ...parts: ReadonlyArray<Uint8Array>): Effect.Effect<Uint8Array> => key.sign(parts)

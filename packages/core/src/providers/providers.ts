@@ -4,7 +4,7 @@ import * as Layer from "effect/Layer"
 import type * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import type { VerifiedEvent, WebhookRequest } from "./webhook.js"
-import type { Fulfilment } from "../orders/fulfilment.js"
+import type { Fulfilment } from "../kernel/fulfilment.js"
 import { type MalformedPayload, type SignatureError, UnknownProvider } from "./errors.js"
 
 /** A payment provider plugin: verifies a raw webhook and maps paying events to a fulfilment. */

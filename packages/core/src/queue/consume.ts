@@ -1,4 +1,4 @@
-import * as Clock from "effect/Clock"
+import * as EpochMillis from "../kernel/epoch-millis.js"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
@@ -34,7 +34,7 @@ export const onceHandler = <S, A, E, R>(options: OnceHandlerOptions<S, A, E, R>)
       }
       const result = yield* once(options.key(body.right, delivery), options.handle(body.right, delivery), options)
       if (result._tag !== "InProgress") return Decision.Ack() as Decision
-      return yield* retryNoLaterThan(delivery.attempts, result.until, yield* Clock.currentTimeMillis)
+      return yield* retryNoLaterThan(delivery.attempts, result.until, yield* EpochMillis.now)
     }).pipe(
       Effect.catchAllCause((cause) =>
         Effect.zipRight(

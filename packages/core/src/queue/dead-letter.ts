@@ -1,8 +1,8 @@
-import * as Clock from "effect/Clock"
+import * as EpochMillis from "../kernel/epoch-millis.js"
 import * as Effect from "effect/Effect"
 import { DeadLetter } from "./message.js"
 import { Metrics } from "../observability/metrics.js"
-import { step } from "../internal/spans.js"
+import { step } from "../kernel/spans.js"
 import { makeAlert, raiseAlert } from "../alerts/raise.js"
 import { DeadLetterStore } from "./dead-letters.js"
 import { Decision, type Delivery, retryDelay } from "./delivery.js"
@@ -29,7 +29,7 @@ const bodyText = (body: unknown): string => {
 export const keepDeadLetter = (delivery: Delivery, options: DeadLetterOptions = {}) =>
   Effect.gen(function*() {
     const store = yield* DeadLetterStore
-    const now = yield* Clock.currentTimeMillis
+    const now = yield* EpochMillis.now
     const count = yield* store.put(
       new DeadLetter({
         queue: delivery.queue,

@@ -1,7 +1,7 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type { DeadLetter } from "./message.js"
-import type { StoreUnavailable } from "../orders/errors.js"
+import type { StoreUnavailable } from "../kernel/store-errors.js"
 
 /** Keeps the messages a queue gave up on, once per (queue, message id). */
 export interface DeadLetterStoreShape {

@@ -1,8 +1,7 @@
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { backoffDelay, makeRetryPolicy, RetryPolicy } from "../orders/retry-policy.js"
+import { backoffDelay, RetryPolicy } from "../kernel/retry-policy.js"
 
 /** One delivery of a queue message, as every queue adapter hands it to a handler. */
 export interface Delivery<A = unknown> {
@@ -25,16 +24,13 @@ export type Decision = Data.TaggedEnum<{
 /** Constructors and matchers of `Decision`: `Decision.Ack()`, `Decision.Retry({ delay })`. */
 export const Decision = Data.taggedEnum<Decision>()
 
-const fallbackPolicy = makeRetryPolicy()
-
 /**
  * The delay before the next delivery after the `attempts`-th one failed: the
  * RetryPolicy's durable backoff Schedule stepped `attempts` times (1 min, 3 min,
  * 9 min, … by default), capped at its `maxBackoff`.
  */
 export const retryDelay = (attempts: number): Effect.Effect<Duration.Duration> =>
-  Effect.flatMap(Effect.serviceOption(RetryPolicy), (policy) =>
-    backoffDelay(Option.getOrElse(policy, () => fallbackPolicy), attempts))
+  Effect.flatMap(RetryPolicy, (policy) => backoffDelay(policy, attempts))
 
 /** Retry after the backoff, but no later than `until` (a lease held elsewhere ends then). */
 export const retryNoLaterThan = (attempts: number, until: number, now: number) =>

@@ -1,8 +1,9 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
+import type { LeaseTerms } from "../kernel/lease-protocol.js"
 import type { MessageRecord } from "./message.js"
-import type { StoreUnavailable } from "../orders/errors.js"
+import type { StoreUnavailable } from "../kernel/store-errors.js"
 
 /** What a delivery of a message found when it tried to take the message's lease. */
 export type MessageAcquire =
@@ -21,12 +22,10 @@ export type MessageAcquire =
 export interface MessageLedgerShape {
   /**
    * Takes the lease of `key` (creating its row on first sight), or reports
-   * why not. A delivery that does not get the lease is counted on the row.
+   * why not, under the given terms (token, time, end). A delivery that does not
+   * get the lease is counted on the row.
    */
-  readonly acquire: (
-    key: string,
-    options: { readonly now: number; readonly until: number }
-  ) => Effect.Effect<MessageAcquire, StoreUnavailable>
+  readonly acquire: (key: string, terms: LeaseTerms) => Effect.Effect<MessageAcquire, StoreUnavailable>
   /** Marks the key completed, if `token` still holds the lease. */
   readonly complete: (key: string, token: string, options: { readonly now: number }) => Effect.Effect<boolean, StoreUnavailable>
   /** Records a failed run and frees the lease, if `token` still holds it. The key stays pending. */

@@ -1,15 +1,15 @@
+import * as EpochMillis from "../kernel/epoch-millis.js"
 import * as Cause from "effect/Cause"
-import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import { Metrics } from "../observability/metrics.js"
-import { step } from "../internal/spans.js"
-import type { StoreUnavailable } from "../orders/errors.js"
+import { step } from "../kernel/spans.js"
 import { MessageLedger } from "./message-ledger.js"
-import { RetryPolicy } from "../orders/retry-policy.js"
+import { leaseTerms, lost, owned, underLease } from "../kernel/lease-protocol.js"
+import { RetryPolicy } from "../kernel/retry-policy.js"
 
 /** What `once` did with one delivery. */
 export type OnceResult<A> = Data.TaggedEnum<{
@@ -47,13 +47,11 @@ export interface OnceOptions {
   readonly timeout?: Duration.DurationInput
 }
 
-const times = (options: OnceOptions) =>
-  Effect.map(Effect.serviceOption(RetryPolicy), (policy) => {
-    const leaseFor = Duration.decode(
-      options.leaseFor ?? Option.match(policy, { onNone: () => Duration.minutes(5), onSome: (p) => p.leaseFor })
-    )
-    const timeout = options.timeout === undefined ? Duration.times(leaseFor, 0.5) : Duration.decode(options.timeout)
-    return { leaseFor: Duration.toMillis(leaseFor), timeout }
+// Half the lease unless given: the effect cannot still run when its lease expires.
+const timeoutOf = (options: OnceOptions) =>
+  Effect.map(RetryPolicy, (policy) => {
+    const leaseFor = Duration.decode(options.leaseFor ?? policy.leaseFor)
+    return { leaseFor, timeout: options.timeout === undefined ? Duration.times(leaseFor, 0.5) : Duration.decode(options.timeout) }
   })
 
 const describe = (cause: unknown): string => {
@@ -82,9 +80,9 @@ const describe = (cause: unknown): string => {
 export const once = <A, E, R>(messageKey: string, effect: Effect.Effect<A, E, R>, options: OnceOptions = {}) =>
   Effect.gen(function*() {
     const ledger = yield* MessageLedger
-    const { leaseFor, timeout } = yield* times(options)
-    const now = yield* Clock.currentTimeMillis
-    const acquired = yield* ledger.acquire(messageKey, { now, until: now + leaseFor })
+    const { leaseFor, timeout } = yield* timeoutOf(options)
+    const terms = yield* leaseTerms(leaseFor)
+    const acquired = yield* ledger.acquire(messageKey, terms)
     if (acquired._tag === "Completed") {
       yield* Metrics.message("duplicate")
       return OnceResult.AlreadyDone({ completedAt: acquired.completedAt }) as OnceResult<A>
@@ -93,37 +91,31 @@ export const once = <A, E, R>(messageKey: string, effect: Effect.Effect<A, E, R>
       yield* Metrics.message("in_progress")
       return OnceResult.InProgress({ until: acquired.until }) as OnceResult<A>
     }
-    const token = acquired.token
     const bounded = Effect.timeoutFail(effect, {
       duration: timeout,
       onTimeout: () => new OnceTimeout({ messageKey, timeoutMillis: Duration.toMillis(timeout) })
     })
-    // The effect may be interrupted; recording its end under the lease may not.
-    return yield* Effect.uninterruptibleMask((restore) =>
-      Effect.flatMap(Effect.exit(restore(bounded)), (exit): Effect.Effect<OnceResult<A>, E | OnceTimeout | StoreUnavailable, MessageLedger> =>
-        Exit.isSuccess(exit)
-          ? Effect.as(recordComplete(messageKey, token), OnceResult.Ran({ value: exit.value }) as OnceResult<A>)
-          : Effect.zipRight(recordFailure(messageKey, token, exit), Effect.failCause(exit.cause)))
+    const ended = yield* underLease(
+      bounded,
+      (exit) => Exit.isSuccess(exit) ? recordComplete(messageKey, terms.token, exit) : recordFailure(messageKey, terms.token, exit),
+      { what: "a message's effect", annotations: { messageKey } }
     )
+    return yield* Exit.map(ended, (value) => OnceResult.Ran({ value }) as OnceResult<A>)
   }).pipe(step("once", { messageKey }))
 
-const recordComplete = (key: string, token: string) =>
+const recordComplete = <A, E>(key: string, token: string, exit: Exit.Success<A, E>) =>
   Effect.gen(function*() {
     const ledger = yield* MessageLedger
-    const completed = yield* ledger.complete(key, token, { now: yield* Clock.currentTimeMillis }).pipe(
+    const completed = yield* ledger.complete(key, token, { now: yield* EpochMillis.now }).pipe(
       // The effect ran but is not marked: the lease expires and a later delivery runs it again.
       Effect.tapError((error) => Effect.logError("the effect ran but its completion could not be recorded", error)),
       Effect.tapError(() => Metrics.message("unrecorded"))
     )
     yield* Metrics.message("ran")
-    if (!completed) {
-      yield* Metrics.leaseLost
-      yield* Effect.logWarning("a message's effect finished after its lease was taken over").pipe(
-        Effect.annotateLogs({ messageKey: key })
-      )
-    }
+    return completed ? owned<Exit.Exit<A, E>>(exit) : lost<Exit.Exit<A, E>>(exit)
   })
 
+// The failure is answered whatever the release found: the key stays pending either way.
 const recordFailure = <A, E>(key: string, token: string, exit: Exit.Failure<A, E>) =>
   Effect.gen(function*() {
     const ledger = yield* MessageLedger
@@ -132,7 +124,8 @@ const recordFailure = <A, E>(key: string, token: string, exit: Exit.Failure<A, E
       onNone: () => Cause.isInterruptedOnly(exit.cause) ? "interrupted" : "died: " + Cause.pretty(exit.cause).slice(0, 500),
       onSome: describe
     })
-    yield* ledger.release(key, token, { now: yield* Clock.currentTimeMillis, error }).pipe(
+    yield* ledger.release(key, token, { now: yield* EpochMillis.now, error }).pipe(
       Effect.catchAll((cause) => Effect.logError("a failed run's lease could not be released (it expires on its own)", cause))
     )
+    return owned<Exit.Exit<A, E>>(exit)
   })

@@ -2,7 +2,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { AlertStore } from "../alerts/alert-store.js"
-import { StoreUnavailable } from "../orders/errors.js"
+import { StoreUnavailable } from "../kernel/store-errors.js"
 import { Lease } from "../orders/lease.js"
 import { OrderStore } from "../orders/order-store.js"
 

@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import { Fulfilment, fulfilmentHash } from "../orders/fulfilment.js"
+import { Fulfilment, fulfilmentHash } from "../kernel/fulfilment.js"
 import { NewOrder } from "../orders/order.js"
 
 export const TEST_SECRET = Redacted.make("whsec_conformance_secret")

@@ -2,14 +2,13 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { Alert } from "../alerts/alert.js"
 import { AlertStore, type AlertStoreShape } from "../alerts/alert-store.js"
-import * as EpochMillis from "../storage/epoch-millis.js"
 
 /**
  * An in-memory `AlertStore`. `alerts` is the map it keeps them in: the memory
  * order store shares it, so a release that caps an order stores its alert in
  * the same synchronous step, as the SQL store does in one atomic step.
  */
-export const makeMemoryAlertStore = (alerts: Map<string, Alert> = new Map()): AlertStoreShape => EpochMillis.alertStore({
+export const makeMemoryAlertStore = (alerts: Map<string, Alert> = new Map()): AlertStoreShape => ({
   save: (alert) =>
     Effect.sync(() => {
       if (alerts.has(alert.id)) return false

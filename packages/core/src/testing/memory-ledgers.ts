@@ -14,7 +14,6 @@ import {
 } from "../campaigns/campaign-store.js"
 import { DeadLetterStore, type DeadLetterStoreShape } from "../queue/dead-letters.js"
 import { MessageLedger, type MessageLedgerShape } from "../queue/message-ledger.js"
-import * as EpochMillis from "../storage/epoch-millis.js"
 
 /**
  * In-memory `MessageLedger`, `DeadLetterStore` and `CampaignStore` with the SQL
@@ -28,10 +27,9 @@ export const makeMemoryMessageLedger = (): MessageLedgerShape => {
     rows.set(record.key, next)
     return next
   }
-  return EpochMillis.messageLedger({
-    acquire: (key, { now, until }) =>
+  return ({
+    acquire: (key, { now, token, until }) =>
       Effect.sync(() => {
-        const token = crypto.randomUUID()
         const row = rows.get(key)
         if (row === undefined) {
           rows.set(key, new MessageRecord({
@@ -79,7 +77,7 @@ export const makeMemoryMessageLedger = (): MessageLedgerShape => {
 
 export const makeMemoryDeadLetters = (): DeadLetterStoreShape => {
   const letters = new Map<string, DeadLetter>()
-  return EpochMillis.deadLetters({
+  return ({
     put: (letter) =>
       Effect.sync(() => {
         const id = `${letter.queue}\u0000${letter.messageId}`
@@ -136,7 +134,7 @@ export const makeMemoryCampaignStore = (): CampaignStoreShape => {
   const leaseFree = (r: RecipientRow, now: number) =>
     r.leaseToken === null || (r.leaseExpiresAt !== null && r.leaseExpiresAt <= now)
 
-  return EpochMillis.campaignStore({
+  return ({
     create: ({ batchSize, id, now, template }) =>
       Effect.sync(() => {
         const existing = campaigns.get(id)

@@ -7,7 +7,6 @@ import { AlertStore } from "../alerts/alert-store.js"
 import { type EventReceipt, newLeasedOrder, Order, type OrderStatus, type StoreStats } from "../orders/order.js"
 import { Lease, type LeaseShape } from "../orders/lease.js"
 import { OrderStore, type OrderStoreShape } from "../orders/order-store.js"
-import * as EpochMillis from "../storage/epoch-millis.js"
 import { makeMemoryAlertStore } from "./memory-alert-store.js"
 
 /**
@@ -30,7 +29,7 @@ export const makeMemoryStore = () => {
     order.leaseToken === null || (order.leaseExpiresAt !== null && order.leaseExpiresAt <= now)
 
   const store: OrderStoreShape = {
-    put: (incoming, { now, until }) =>
+    put: (incoming, { now, token, until }) =>
       Effect.sync(() => {
         const existing = orders.get(incoming.key)
         if (existing) {
@@ -38,7 +37,6 @@ export const makeMemoryStore = () => {
             ? { _tag: "AlreadyStored" as const, order: existing }
             : { _tag: "Conflict" as const, existing }
         }
-        const token = crypto.randomUUID()
         const order = newLeasedOrder(incoming, { token, now, until })
         orders.set(order.key, order)
         return { _tag: "Stored" as const, leased: { token, order } }
@@ -115,14 +113,13 @@ export const makeMemoryStore = () => {
   }
 
   const lease: LeaseShape = {
-    acquire: (key, { dueOnly, maxAttempts, now, until }) =>
+    acquire: (key, { dueOnly, maxAttempts, now, token, until }) =>
       Effect.sync(() => {
         const order = orders.get(key)
         if (
           !order || order.status !== "pending" || order.attempts >= maxAttempts || !leaseFree(order, now) ||
           (dueOnly && order.nextAttemptAt > now)
         ) return Option.none()
-        const token = crypto.randomUUID()
         const leased = update(order, {
           leaseToken: token,
           leaseExpiresAt: until,
@@ -170,7 +167,7 @@ export const makeMemoryStore = () => {
       })
   }
 
-  return { store: EpochMillis.orderStore(store), lease: EpochMillis.lease(lease), alertStore: makeMemoryAlertStore(alerts) }
+  return { store, lease, alertStore: makeMemoryAlertStore(alerts) }
 }
 
 /** A fresh in-memory store providing `OrderStore`, `Lease` and `AlertStore`. */

@@ -1,6 +1,6 @@
 import { Args, Command, Options } from "@effect/cli"
-import { OrderStore } from "@hookgate/core"
-import { Clock, Console, Duration, Effect, Option } from "effect"
+import { EpochMillis, OrderStore } from "@hookgate/core"
+import { Console, Duration, Effect, Option } from "effect"
 import { GatewayConfig } from "../config/gateway-config.js"
 import { withStore } from "./context.js"
 import { describeAttempts, printOrders, printUnfulfilled } from "./print.js"
@@ -58,7 +58,7 @@ const retry = Command.make(
       if (!confirm) {
         return yield* new OperatorRefusal({ message: "not retried: add --confirm to put this order back in the queue" })
       }
-      const requeued = yield* store.requeue(key, yield* Clock.currentTimeMillis)
+      const requeued = yield* store.requeue(key, yield* EpochMillis.now)
       if (Option.isNone(requeued)) {
         return yield* new OperatorRefusal({ message: `not retried: only capped or failed orders can be retried (this one is ${order.value.status})` })
       }

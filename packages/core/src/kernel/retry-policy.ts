@@ -8,12 +8,14 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
-import type { MailerError } from "../mail/errors.js"
+
+/** A mailer's failure as the policy sees it: only its tag matters to the schedules (the mail folder defines the errors). */
+type AnyMailerError = { readonly _tag: string }
 
 /** The schedules and limits every sender follows (orders, queue consumers, campaigns). */
 export interface RetryPolicyShape {
   /** Retries of a `Transient` mailer error inside one request: short and jittered. */
-  readonly inRequest: Schedule.Schedule<unknown, MailerError>
+  readonly inRequest: Schedule.Schedule<unknown, AnyMailerError>
   /** A `retry-after` longer than this is not waited out in-request; the durable backoff takes it. */
   readonly maxInRequestWait: Duration.Duration
   /** The durable backoff: its n-th delay sets `next_attempt_at` after the n-th recorded failure. */
@@ -28,6 +30,8 @@ export interface RetryPolicyShape {
   readonly sendTimeout: Duration.Duration
   /** The cadence of the retry sweep. */
   readonly sweepEvery: Schedule.Schedule<unknown, unknown>
+  /** What a send may take beyond its timeout while its lease must still hold: the result's write (1 second). */
+  readonly leaseMargin: Duration.Duration
 }
 
 /** Overrides of the defaults; every field is optional. */
@@ -53,25 +57,38 @@ export interface RetryPolicyOptions {
  * 3 min, 9 min, … (×3, jittered) capped at 6 h; cap 8; lease 5 min; sweep every 10 min.
  */
 export const makeRetryPolicy = (options: RetryPolicyOptions = {}): RetryPolicyShape => {
-  const leaseFor = Duration.decode(options.leaseFor ?? "5 minutes")
+  const leaseFor = Duration.decode(options.leaseFor ?? DEFAULTS.leaseFor)
   return {
-    inRequest: Schedule.exponential(options.inRequestBase ?? "100 millis", 2).pipe(
+    inRequest: Schedule.exponential(options.inRequestBase ?? DEFAULTS.inRequestBase, 2).pipe(
       Schedule.jittered,
       Schedule.intersect(Schedule.recurs(2))
     ),
     maxInRequestWait: Duration.seconds(2),
-    backoff: Schedule.exponential(options.backoffBase ?? "1 minute", 3).pipe(Schedule.jittered),
-    maxBackoff: Duration.decode(options.maxBackoff ?? "6 hours"),
-    maxAttempts: options.maxAttempts ?? 8,
+    backoff: Schedule.exponential(options.backoffBase ?? DEFAULTS.backoffBase, 3).pipe(Schedule.jittered),
+    maxBackoff: Duration.decode(options.maxBackoff ?? DEFAULTS.maxBackoff),
+    maxAttempts: options.maxAttempts ?? DEFAULTS.maxAttempts,
     leaseFor,
-    // Half the lease: a send that outlives it ends Unknown while the lease still holds.
-    sendTimeout: options.sendTimeout === undefined ? Duration.times(leaseFor, 0.5) : Duration.decode(options.sendTimeout),
-    sweepEvery: Schedule.spaced(options.sweepEvery ?? "10 minutes")
+    sendTimeout: options.sendTimeout === undefined ? defaultSendTimeout(leaseFor) : Duration.decode(options.sendTimeout),
+    sweepEvery: Schedule.spaced(options.sweepEvery ?? DEFAULTS.sweepEvery),
+    leaseMargin: LEASE_MARGIN
   }
 }
 
-/** What a send may take beyond its timeout before its lease must still hold: the result's write. */
+/** What a send may take beyond its timeout while its lease must still hold: the result's write. */
 export const LEASE_MARGIN = Duration.seconds(1)
+
+/** The defaults, defined once: every other place reads them from here (or from the policy in context). */
+export const DEFAULTS = {
+  maxAttempts: 8,
+  leaseFor: Duration.minutes(5),
+  sweepEvery: Duration.minutes(10),
+  backoffBase: Duration.minutes(1),
+  maxBackoff: Duration.hours(6),
+  inRequestBase: Duration.millis(100)
+} as const
+
+// Half the lease: a send that outlives it ends Unknown while the lease still holds.
+const defaultSendTimeout = (leaseFor: Duration.Duration) => Duration.times(leaseFor, 0.5)
 
 /** One problem with retry settings: the setting (an option name, or the variable it was read from) and what is wrong. */
 export interface RetryPolicyProblem {
@@ -116,7 +133,7 @@ export const retryPolicyProblems = (
   durationOf("maxBackoff", "not negative")
   durationOf("inRequestBase", "not negative")
   if (check.requireLeaseMargin === true && leaseFor !== undefined) {
-    const timeout = sendTimeout ?? (options.sendTimeout === undefined ? Duration.times(leaseFor, 0.5) : undefined)
+    const timeout = sendTimeout ?? (options.sendTimeout === undefined ? defaultSendTimeout(leaseFor) : undefined)
     if (timeout !== undefined && Duration.lessThan(leaseFor, Duration.sum(timeout, LEASE_MARGIN))) {
       problems.push({
         setting: name("leaseFor"),
@@ -139,11 +156,11 @@ export const retryPolicyConfigError = (problems: ReadonlyArray<RetryPolicyProble
  * after each further failure).
  */
 export const RetryPolicyConfig: Config.Config<RetryPolicyOptions> = Config.all({
-  maxAttempts: Config.integer("HOOKGATE_MAX_ATTEMPTS").pipe(Config.withDefault(8)),
-  leaseFor: Config.duration("HOOKGATE_LEASE").pipe(Config.withDefault(Duration.minutes(5))),
-  sweepEvery: Config.duration("HOOKGATE_SWEEP_EVERY").pipe(Config.withDefault(Duration.minutes(10))),
+  maxAttempts: Config.integer("HOOKGATE_MAX_ATTEMPTS").pipe(Config.withDefault(DEFAULTS.maxAttempts)),
+  leaseFor: Config.duration("HOOKGATE_LEASE").pipe(Config.withDefault(DEFAULTS.leaseFor)),
+  sweepEvery: Config.duration("HOOKGATE_SWEEP_EVERY").pipe(Config.withDefault(DEFAULTS.sweepEvery)),
   sendTimeout: Config.option(Config.duration("HOOKGATE_SEND_TIMEOUT")),
-  backoffBase: Config.duration("HOOKGATE_RETRY_BACKOFF").pipe(Config.withDefault(Duration.minutes(1)))
+  backoffBase: Config.duration("HOOKGATE_RETRY_BACKOFF").pipe(Config.withDefault(DEFAULTS.backoffBase))
 }).pipe(
   Config.mapOrFail(({ sendTimeout, ...rest }) => {
     const options: RetryPolicyOptions = sendTimeout._tag === "Some" ? { ...rest, sendTimeout: sendTimeout.value } : rest
@@ -161,8 +178,17 @@ export const RetryPolicyConfig: Config.Config<RetryPolicyOptions> = Config.all({
   })
 )
 
-/** How senders retry, back off, cap, lease and sweep: `Schedule`s, so tests drive them with `TestClock`. */
-export class RetryPolicy extends Context.Tag("@hookgate/core/RetryPolicy")<RetryPolicy, RetryPolicyShape>() {
+// Built once: the policy every sender follows when no layer provides another.
+const defaultPolicy: RetryPolicyShape = makeRetryPolicy()
+
+/**
+ * How senders retry, back off, cap, lease and sweep: `Schedule`s, so tests drive them
+ * with `TestClock`. A reference: without a layer every sender follows the defaults
+ * (`DEFAULTS`), so no caller needs a fallback of its own.
+ */
+export class RetryPolicy extends Context.Reference<RetryPolicy>()("@hookgate/core/RetryPolicy", {
+  defaultValue: () => defaultPolicy
+}) {
   /** The policy for the given options (the defaults without). */
   static make(options: RetryPolicyOptions = {}): Effect.Effect<RetryPolicyShape> {
     return Effect.succeed(makeRetryPolicy(options))

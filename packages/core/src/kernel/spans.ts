@@ -4,6 +4,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import type * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
+import * as Runtime from "effect/Runtime"
 
 /**
  * hookgate's spans, made only when someone can see them. Effect's built-in
@@ -14,10 +15,23 @@ import * as FiberRef from "effect/FiberRef"
  */
 
 // The tracer every runtime starts with (no tracer layer provided).
-const builtInTracer = Effect.runSync(Effect.tracer)
+const builtInTracer = Runtime.runSync(Runtime.defaultRuntime)(Effect.tracer)
 
-const exporting = (fiber: Fiber.RuntimeFiber<unknown, unknown>): boolean =>
+/**
+ * The one decision "does a span here go anywhere?": a tracer other than Effect's
+ * built-in one (which exports nowhere), with tracing enabled. Everything in
+ * hookgate that would make a span, or take a slower path to keep a library's
+ * spans (a store's direct statements, the Worker's router), asks this.
+ */
+export const tracingEnabled = (fiber: Fiber.RuntimeFiber<unknown, unknown>): boolean =>
   fiber.currentTracer !== builtInTracer && fiber.getFiberRef(FiberRef.currentTracerEnabled)
+
+/** The same decision for a runtime, asked once (a Worker's isolate runtime). */
+export const runtimeTracingEnabled = <R>(runtime: Runtime.Runtime<R>): boolean =>
+  Runtime.runSync(runtime)(Effect.tracer) !== builtInTracer &&
+  Runtime.runSync(runtime)(FiberRef.get(FiberRef.currentTracerEnabled))
+
+const exporting = tracingEnabled
 
 /**
  * A span `hookgate.<name>` around a unit of work (a webhook, a delivery, a send).

@@ -1,7 +1,6 @@
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { sha256Digest } from "../providers/hmac.js"
+import { sha256Hex } from "./digest.js"
 
 /** What a paying event obliges the merchant to deliver. `orderKey` is `<provider>:<id>`. */
 export class Fulfilment extends Schema.Class<Fulfilment>("Fulfilment")({
@@ -17,7 +16,7 @@ export class Fulfilment extends Schema.Class<Fulfilment>("Fulfilment")({
  * The hash the conflict check compares. It covers the normalised fulfilment
  * (email, product, amount, currency), not the raw body: Stripe sends several
  * different events for one checkout and each must count as the same order.
- * SHA-256 by the `Hmac` in context: Web Crypto's (native, one promise), or
+ * SHA-256 by the `Digest` in context: Web Crypto's (native, one promise), or
  * node:crypto's (synchronous) under `NodeHmac.layer()`. Stored with every order,
  * so the value never depends on the implementation.
  */
@@ -29,5 +28,5 @@ export const fulfilmentHash = (fulfilment: Fulfilment): Effect.Effect<string> =>
       fulfilment.amount,
       fulfilment.currency.trim().toLowerCase()
     ])
-    return Effect.map(sha256Digest(utf8ToBytes(normalised)), (digest) => `sha256:${bytesToHex(digest)}`)
+    return Effect.map(sha256Hex(normalised), (digest) => `sha256:${digest}`)
   })

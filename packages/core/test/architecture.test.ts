@@ -1,0 +1,106 @@
+import { describe, expect, it } from "@effect/vitest"
+import { readdirSync, readFileSync, statSync } from "node:fs"
+import { dirname, join, relative, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const here = dirname(fileURLToPath(import.meta.url))
+const root = resolve(here, "../../..")
+const src = resolve(here, "../src")
+const architecture = readFileSync(join(root, "docs/architecture.md"), "utf8")
+
+/** The table under "Core's folders, bottom to top": folder → the folders it may import. */
+const rules = (): Map<string, ReadonlySet<string>> => {
+  const section = architecture.split("### Core's folders, bottom to top")[1]?.split("\n### ")[0]?.split("\n## ")[0] ?? ""
+  const table = new Map<string, ReadonlySet<string>>()
+  for (const line of section.split("\n")) {
+    const row = /^\| `([a-z-]+)\/` \| (.+) \|$/.exec(line)
+    if (row === null) continue
+    const allowed = [...row[2]!.matchAll(/`([a-z-]+)\/`/g)].map((m) => m[1]!)
+    table.set(row[1]!, new Set(allowed))
+  }
+  return table
+}
+
+const filesUnder = (dir: string): Array<string> =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? filesUnder(path) : path.endsWith(".ts") ? [path] : []
+  })
+
+interface Source {
+  readonly file: string
+  readonly text: string
+}
+
+const read = (file: string): Source => ({ file, text: readFileSync(file, "utf8") })
+
+/** Every relative import of a file, as the core folder it lands in (or "" for `src/` itself). */
+const importedFolders = ({ file, text }: Source): Array<{ readonly specifier: string; readonly folder: string }> => {
+  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^"';]*?from\s+"(\.{1,2}\/[^"]+)"/g)].map((m) => {
+    const target = relative(src, resolve(dirname(file), m[1]!))
+    return { specifier: m[1]!, folder: target.includes("/") ? target.split("/")[0]! : "" }
+  })
+}
+
+/** Each import of a folder from a folder that may not import it, as "from → to (file: specifier)". */
+const violations = (table: Map<string, ReadonlySet<string>>, sources: ReadonlyArray<Source>): Array<string> => {
+  const found: Array<string> = []
+  for (const source of sources) {
+    const file = source.file
+    const folder = relative(src, file).split("/")[0]!
+    if (!relative(src, file).includes("/")) continue // src/index.ts: the root entry point gathers every folder
+    const allowed = table.get(folder)
+    if (allowed === undefined) {
+      found.push(`${folder}/ has no row in docs/architecture.md`)
+      continue
+    }
+    for (const { folder: target, specifier } of importedFolders(source)) {
+      if (target === folder) continue
+      if (target === "" || !allowed.has(target)) found.push(`${folder} → ${target || "src/"} (${relative(src, file)}: ${specifier})`)
+    }
+  }
+  return found
+}
+
+describe("core's folders", () => {
+  it("the rule table in docs/architecture.md lists every folder of core's src", () => {
+    const table = rules()
+    const folders = readdirSync(src).filter((name) => statSync(join(src, name)).isDirectory()).sort()
+    expect([...table.keys()].sort()).toEqual(folders)
+  })
+
+  it("no folder imports one the table does not allow (no arrow runs back up)", () => {
+    expect(violations(rules(), filesUnder(src).map(read))).toEqual([])
+  })
+
+  it("the check finds an import against the table, and lets an allowed one through", () => {
+    const table = rules()
+    const upward = { file: join(src, "kernel/made-up.ts"), text: `import { sendLeased } from "../orders/send-leased.js"\n` }
+    const downward = { file: join(src, "orders/made-up.ts"), text: `import type { LeaseTerms } from "../kernel/lease-protocol.js"\n` }
+    const reExport = { file: join(src, "mail/made-up.ts"), text: `export { receive } from "../orders/receive.js"\n` }
+    expect(violations(table, [upward])).toEqual(["kernel → orders (kernel/made-up.ts: ../orders/send-leased.js)"])
+    expect(violations(table, [downward])).toEqual([])
+    expect(violations(table, [reExport])).toHaveLength(1)
+  })
+})
+
+describe("the docs", () => {
+  const docs = [
+    "README.md",
+    ...readdirSync(join(root, "docs")).filter((n) => n.endsWith(".md")).map((n) => `docs/${n}`),
+    ...readdirSync(join(root, "packages")).map((p) => `packages/${p}/README.md`)
+  ]
+
+  it("carry no merge-conflict markers", () => {
+    const marked = docs.flatMap((doc) => {
+      let text: string
+      try {
+        text = readFileSync(join(root, doc), "utf8")
+      } catch {
+        return []
+      }
+      return /^(<{7}|={7}|>{7})( |$)/m.test(text) ? [doc] : []
+    })
+    expect(marked).toEqual([])
+  })
+})
