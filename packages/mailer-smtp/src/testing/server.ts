@@ -43,6 +43,8 @@ export interface SmtpTestServerOptions {
   readonly cert?: string
   /** Accepted credentials (default `{ hookgate: "smtp-test-password" }`); `false`: no AUTH at all. */
   readonly users?: Readonly<Record<string, string>> | false
+  /** Recipients answered `550 5.1.1` at RCPT TO, in every transaction. */
+  readonly rejectRecipients?: ReadonlyArray<string>
   readonly host?: string
   readonly port?: number
 }
@@ -97,6 +99,7 @@ export const startSmtpTestServer = async (options: SmtpTestServerOptions = {}): 
   // Each transaction takes the next fault at MAIL FROM and meets it at its stage.
   const pending = new Map<string, SmtpFault | undefined>()
   const sockets = new Map<number, Socket>()
+  const rejected = new Set((options.rejectRecipients ?? []).map((address) => address.toLowerCase()))
   let connections = 0
 
   const drop = (session: SMTPServerSession) => sockets.get(session.remotePort)?.destroy()
@@ -134,7 +137,10 @@ export const startSmtpTestServer = async (options: SmtpTestServerOptions = {}): 
       pending.set(session.id, faults.shift())
       meet(session, "MAIL FROM", callback)
     },
-    onRcptTo: (_address, session, callback) => meet(session, "RCPT TO", callback),
+    onRcptTo: (address, session, callback) =>
+      rejected.has(address.address.toLowerCase())
+        ? callback(replyError(550, "5.1.1 The email account that you tried to reach does not exist"))
+        : meet(session, "RCPT TO", callback),
     onData: (stream, session, callback) => {
       void readAll(stream).then((raw) => {
         const fault = faultAt(session, "DATA")
