@@ -1,7 +1,7 @@
 import { FetchHttpClient } from "@effect/platform"
 import { Mailer, orderIdempotencyKey } from "@hookgate/core/mail"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, Redacted } from "effect"
+import { ConfigProvider, Effect, Layer, Redacted, Tracer } from "effect"
 import * as net from "node:net"
 import { IDEMPOTENCY_HEADER, layerConfig, MAX_BATCH_SIZE } from "../src/postmark.js"
 import { type PostmarkTestServerShape, startPostmarkTestServer } from "../src/testing/index.js"
@@ -109,6 +109,36 @@ describe("Postmark mailer over real HTTP", () => {
       const error = yield* sendError(mailer, email(), KEY)
       expect(error._tag).toBe("Unknown")
       expect(server.emails).toHaveLength(1)
+    }))
+
+  it.live("the server token reaches no span: the HTTP client's header attribute is redacted", () =>
+    Effect.gen(function*() {
+      const native = yield* Effect.tracer
+      const spans: Array<Tracer.Span> = []
+      const recording = Tracer.make({
+        span: (...args) => {
+          const span = native.span(...args)
+          spans.push(span)
+          return span
+        },
+        context: (f, fiber) => native.context(f, fiber)
+      })
+      const mailer = yield* mailerFor(server)
+      yield* mailer.send(email(), { idempotencyKey: KEY }).pipe(Effect.withTracer(recording))
+      const attributes = spans.flatMap((span) => [...span.attributes.entries()])
+      expect(attributes.length).toBeGreaterThan(0)
+      expect(attributes.find(([name]) => name === "http.request.header.x-postmark-server-token")?.[1]).toBe("<redacted>")
+      expect(JSON.stringify(attributes.map(([name, value]) => [name, String(value)]))).not.toContain(server.serverToken)
+    }))
+
+  it.live("the connection dropped after the request was written: Unknown", () =>
+    Effect.gen(function*() {
+      const mailer = yield* mailerFor(server)
+      server.dropNext()
+      const error = yield* sendError(mailer, email(), KEY)
+      expect(error._tag).toBe("Unknown")
+      expect(error.detail).toContain("may have reached Postmark")
+      expect(server.emails).toEqual([])
     }))
 
   it.live("no answer within the timeout after the request was written: Unknown", () =>

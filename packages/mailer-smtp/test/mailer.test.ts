@@ -161,6 +161,21 @@ describe("SMTP mailer against a real SMTP server", () => {
       expect(starttls.messages).toEqual([])
     }))
 
+  it.scoped("no reply to the message within the timeout: Unknown; no reply to RCPT TO within it: Transient", () =>
+    Effect.gen(function*() {
+      const mailer = yield* mailerFor(starttls, { timeout: "1 second" })
+      starttls.failNext(1, { _tag: "Stall", stage: "DATA" })
+      const afterData = yield* sendError(mailer, email(), KEY)
+      expect(afterData).toMatchObject({ _tag: "Unknown" })
+      // Our bound or nodemailer's socket timeout (set to the same), whichever fires first: both say the message went.
+      expect(afterData.detail).toMatch(/no reply to the message within 1s|after the message was sent/)
+      starttls.failNext(1, { _tag: "Stall", stage: "RCPT TO" })
+      const beforeData = yield* sendError(mailer, email(), KEY)
+      expect(beforeData).toMatchObject({ _tag: "Transient" })
+      expect(beforeData.detail).toMatch(/nothing of (it|the message) was sent/)
+      expect(starttls.messages.map((m) => m.reply)).toEqual(["dropped"])
+    }))
+
   it.scoped("nobody listening: Transient", () =>
     Effect.gen(function*() {
       const port = yield* Effect.promise(() =>

@@ -16,6 +16,8 @@ export type SmtpFault =
   | { readonly _tag: "Reply"; readonly stage: SmtpStage; readonly code: number; readonly message: string }
   /** Close the connection without a reply, at the command (or after the whole message, at `DATA`). */
   | { readonly _tag: "Drop"; readonly stage: SmtpStage }
+  /** Never reply, at the command (or after the whole message, at `DATA`); the connection stays open. */
+  | { readonly _tag: "Stall"; readonly stage: SmtpStage }
 
 /** A message the server received whole (after the terminating dot). */
 export interface ReceivedMessage {
@@ -31,7 +33,7 @@ export interface ReceivedMessage {
   readonly secure: boolean
   /** The connection it came over (a pooled connection sends several). */
   readonly connection: string
-  /** How it was answered: `250`, a scripted reply code, or `dropped` (the connection closed unanswered). */
+  /** How it was answered: `250`, a scripted reply code, or `dropped` (closed, or left, unanswered). */
   readonly reply: number | "dropped"
 }
 
@@ -111,6 +113,7 @@ export const startSmtpTestServer = async (options: SmtpTestServerOptions = {}): 
     const fault = faultAt(session, stage)
     if (fault === undefined) return callback()
     if (fault._tag === "Drop") return drop(session)
+    if (fault._tag === "Stall") return
     return callback(replyError(fault.code, fault.message))
   }
 
@@ -144,7 +147,7 @@ export const startSmtpTestServer = async (options: SmtpTestServerOptions = {}): 
     onData: (stream, session, callback) => {
       void readAll(stream).then((raw) => {
         const fault = faultAt(session, "DATA")
-        const reply = fault === undefined ? 250 : fault._tag === "Drop" ? "dropped" as const : fault.code
+        const reply = fault === undefined ? 250 : fault._tag === "Reply" ? fault.code : "dropped" as const
         messages.push({
           from: session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address,
           to: session.envelope.rcptTo.map((r) => r.address),
