@@ -75,6 +75,14 @@ describe("the stand-in speaks Postmark's protocol to the official client", () =>
     expect([answers[0]!.MessageID, answers[2]!.MessageID]).toEqual(server.emails.map((e) => e.id))
   })
 
+  it("POSTMARK_API_TEST: validated and answered as a send, nothing delivered", async () => {
+    const answer = await client("POSTMARK_API_TEST").sendEmail({ From: "shop@example.com", To: "buyer@example.com", Subject: "s", TextBody: "x" })
+    expect(answer).toMatchObject({ ErrorCode: 0, Message: "OK" })
+    const invalid = await rejection(client("POSTMARK_API_TEST").sendEmail({ From: "shop@example.com", To: "nobody", Subject: "s", TextBody: "x" }))
+    expect(invalid).toBeInstanceOf(Errors.InvalidEmailRequestError)
+    expect(server.emails).toEqual([])
+  })
+
   it("a wrong token: the client's InvalidAPIKeyError, status 401, code 10", async () => {
     const error = await rejection(client("wrong-token").sendEmail({ From: "shop@example.com", To: "a@example.com", Subject: "s", TextBody: "x" }))
     expect(error).toBeInstanceOf(Errors.InvalidAPIKeyError)

@@ -4,7 +4,7 @@
  * checked against the official `postmark` client, for hookgate's tests and yours (Node only).
  */
 export { PostmarkTestServer, type PostmarkTestServerShape, startPostmarkTestServer } from "./server.js"
-export { type IncomingRequest, MAX_BATCH_MESSAGES, PostmarkSimulator, type Reply } from "./simulator.js"
+export { type IncomingRequest, MAX_BATCH_MESSAGES, PostmarkSimulator, type Reply, TEST_TOKEN } from "./simulator.js"
 export { ErrorCodes } from "./validate.js"
 export type {
   AcceptedEmail,

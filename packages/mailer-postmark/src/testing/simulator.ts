@@ -14,6 +14,9 @@ export interface IncomingRequest {
   readonly body: string
 }
 
+/** The token Postmark answers as a send would, delivering nothing (https://postmarkapp.com/developer/api/overview). */
+export const TEST_TOKEN = "POSTMARK_API_TEST"
+
 /** Postmark accepts up to 500 messages per `POST /email/batch`. */
 export const MAX_BATCH_MESSAGES = 500
 
@@ -81,8 +84,10 @@ export class PostmarkSimulator {
     if (token === undefined || token === "") {
       return errorReply({ status: 401, errorCode: ErrorCodes.badToken, message: "No Server API token was supplied in the HTTP headers." })
     }
+    // POSTMARK_API_TEST validates and answers as a send would, delivering nothing (the reference's test token).
+    const testOnly = token === TEST_TOKEN
     // The header's value is case insensitive, as the reference says of the name and the value.
-    if (token.toLowerCase() !== this.serverToken.toLowerCase()) {
+    if (!testOnly && token.toLowerCase() !== this.serverToken.toLowerCase()) {
       return errorReply({ status: 401, errorCode: ErrorCodes.badToken, message: "The Server API token you provided is invalid." })
     }
     if (request.method !== "POST") return json(405, { ErrorCode: 0, Message: "Method not allowed." })
@@ -101,16 +106,16 @@ export class PostmarkSimulator {
     if (fault?._tag === "Fail") return errorReply(fault.error)
     if (fault?._tag === "Drop") return { _tag: "Drop" }
 
-    const reply = path === "/email" ? this.single(body) : this.batch(body)
+    const reply = path === "/email" ? this.single(body, testOnly) : this.batch(body, testOnly)
     return fault?._tag === "AcceptThenDrop" ? { _tag: "Drop" } : reply
   }
 
-  private single(body: unknown): Reply {
-    const result = this.one(body, "/email")
+  private single(body: unknown, testOnly: boolean): Reply {
+    const result = this.one(body, "/email", testOnly)
     return result.ErrorCode === 0 ? json(200, result) : json(422, { ErrorCode: result.ErrorCode, Message: result.Message })
   }
 
-  private batch(body: unknown): Reply {
+  private batch(body: unknown, testOnly: boolean): Reply {
     if (!Array.isArray(body)) {
       return errorReply({ status: 422, errorCode: ErrorCodes.incompatibleJson, message: "A batch is a JSON array of messages." })
     }
@@ -122,13 +127,13 @@ export class PostmarkSimulator {
       })
     }
     // 200 even when messages fail: each has its own ErrorCode, in the order sent.
-    return json(200, body.map((message) => this.one(message, "/email/batch")))
+    return json(200, body.map((message) => this.one(message, "/email/batch", testOnly)))
   }
 
-  private one(body: unknown, endpoint: AcceptedEmail["endpoint"]): Result {
+  private one(body: unknown, endpoint: AcceptedEmail["endpoint"], testOnly: boolean): Result {
     const valid = validateMessage(body, this.context)
     if (!valid.ok) return { ErrorCode: valid.error.errorCode, Message: valid.error.message }
-    const email = this.accept(valid.value, endpoint)
+    const email = this.accept(valid.value, endpoint, testOnly)
     return {
       To: email.to,
       SubmittedAt: new Date(email.acceptedAt).toISOString(),
@@ -138,7 +143,7 @@ export class PostmarkSimulator {
     }
   }
 
-  private accept(message: MessageFields, endpoint: AcceptedEmail["endpoint"]): AcceptedEmail {
+  private accept(message: MessageFields, endpoint: AcceptedEmail["endpoint"], testOnly: boolean): AcceptedEmail {
     const email: AcceptedEmail = {
       id: crypto.randomUUID(),
       from: message.From,
@@ -152,7 +157,7 @@ export class PostmarkSimulator {
       endpoint,
       acceptedAt: Date.now()
     }
-    this.emails.push(email)
+    if (!testOnly) this.emails.push(email)
     return email
   }
 
