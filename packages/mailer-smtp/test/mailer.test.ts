@@ -99,9 +99,16 @@ describe("SMTP mailer against a real SMTP server", () => {
     Effect.gen(function*() {
       const mailer = yield* make({ ...starttls.mailerOptions, timeout: "5 seconds" })
       const error = yield* sendError(mailer, email(), KEY)
-      expect(error).toMatchObject({ _tag: "Misconfigured" })
+      expect(error).toMatchObject({ _tag: "Misconfigured", code: "tls" })
       expect(starttls.logins).toEqual([])
       expect(starttls.messages).toEqual([])
+    }))
+
+  it.scoped("implicit TLS against a port that speaks plain SMTP: Misconfigured", () =>
+    Effect.gen(function*() {
+      const mailer = yield* make({ host: plain.host, port: plain.port, security: "tls", timeout: "5 seconds" })
+      expect(yield* sendError(mailer, email(), KEY)).toMatchObject({ _tag: "Misconfigured", code: "tls" })
+      expect(plain.messages).toEqual([])
     }))
 
   it.scoped("STARTTLS required, but the server does not offer it: Misconfigured, never sent in the clear", () =>

@@ -22,8 +22,12 @@ const AUTH_REPLIES = new Set([530, 534, 535, 538])
 /** nodemailer's codes for settings that cannot work: no send succeeds until the owner fixes them. */
 const MISCONFIGURED_CODES = new Set(["EAUTH", "ENOAUTH", "EOAUTH2", "ECONFIG", "ETLS", "EREQUIRETLS"])
 
-/** Node's TLS codes for a certificate the client will not trust (the TLS settings are wrong). */
-const CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS_/
+/**
+ * Node's TLS codes for a certificate the client will not trust, or a handshake with
+ * a server that does not speak TLS there (`ERR_SSL_WRONG_VERSION_NUMBER`: `tls` on a
+ * plain port): the TLS settings are wrong.
+ */
+const CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS_|ERR_SSL_/
 
 /** Failures of the connection itself, with no reply from the server. */
 const CONNECTION_CODES = new Set(["ECONNECTION", "ESOCKET", "ETIMEDOUT", "EDNS", "EPROXY"])
@@ -83,7 +87,7 @@ export const classifySmtpError = (error: unknown, context: ClassifyContext): Mai
     return new Misconfigured({ mailer, detail, code: code.toLowerCase() })
   }
   if (CERTIFICATE.test(originalCode ?? "") || CERTIFICATE.test(code ?? "")) {
-    return new Misconfigured({ mailer, detail, code: "tls_certificate" })
+    return new Misconfigured({ mailer, detail, code: "tls" })
   }
   if (reply === undefined && code !== undefined && MESSAGE_CODES.has(code) && !written) {
     return new Rejected({ mailer, detail, code: code.toLowerCase() })
