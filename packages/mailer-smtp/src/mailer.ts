@@ -102,7 +102,8 @@ export const layer = (options: SmtpOptions): Layer.Layer<Mailer> => Layer.scoped
 
 /**
  * The SMTP mailer from Config (`SmtpConfig` by default: `SMTP_HOST`, `SMTP_PORT`,
- * `SMTP_SECURITY`, `SMTP_USER`, `SMTP_PASSWORD`, `SMTP_POOL_SIZE`, `SMTP_TIMEOUT`).
+ * `SMTP_SECURITY`, `SMTP_USER`, `SMTP_PASSWORD`, `SMTP_POOL_SIZE`, `SMTP_TIMEOUT`,
+ * `SMTP_TLS_CA_FILE`, `SMTP_TLS_SERVERNAME`).
  */
 export const layerConfig = (
   config: Config.Config<SmtpOptions> = SmtpConfig

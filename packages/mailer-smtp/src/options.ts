@@ -4,6 +4,7 @@ import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
+import { readFileSync } from "node:fs"
 
 /**
  * How the connection is secured:
@@ -68,26 +69,51 @@ const auth = Config.all({
   })
 )
 
+/** A PEM file of extra trusted certificates, read when the settings are (a missing file is a config error). */
+const caFile = Config.option(Config.nonEmptyString("SMTP_TLS_CA_FILE")).pipe(
+  Config.mapOrFail((path) => {
+    if (Option.isNone(path)) return Either.right(Option.none<string>())
+    try {
+      return Either.right(Option.some(readFileSync(path.value, "utf8")))
+    } catch (error) {
+      const reason = typeof (error as { code?: unknown }).code === "string" ? (error as { code: string }).code : "unreadable"
+      return Either.left(ConfigError.InvalidData(["SMTP_TLS_CA_FILE"], `cannot read ${path.value} (${reason})`))
+    }
+  })
+)
+
+const tls = Config.all({ ca: caFile, servername: Config.option(Config.nonEmptyString("SMTP_TLS_SERVERNAME")) }).pipe(
+  Config.map(({ ca, servername }): SmtpTlsOptions | undefined =>
+    Option.isNone(ca) && Option.isNone(servername) ? undefined : {
+      ...(Option.isSome(ca) ? { ca: ca.value } : {}),
+      ...(Option.isSome(servername) ? { servername: servername.value } : {})
+    }
+  )
+)
+
 /**
  * Reads `SMTP_HOST` (required), `SMTP_PORT` (default by mode), `SMTP_SECURITY`
  * (`starttls` | `tls` | `none`, default `starttls`), `SMTP_USER` and
- * `SMTP_PASSWORD` (redacted; both or neither), `SMTP_POOL_SIZE` (default 5) and
- * `SMTP_TIMEOUT` (a duration, default 30 seconds).
+ * `SMTP_PASSWORD` (redacted; both or neither), `SMTP_POOL_SIZE` (default 5),
+ * `SMTP_TIMEOUT` (a duration, default 30 seconds), `SMTP_TLS_CA_FILE` (a PEM file of
+ * extra trusted certificates) and `SMTP_TLS_SERVERNAME` (the name the certificate carries).
  */
 export const SmtpConfig: Config.Config<SmtpOptions> = Config.all({
   host: Config.nonEmptyString("SMTP_HOST"),
   port: Config.option(Config.port("SMTP_PORT")),
   security,
   auth,
+  tls,
   poolSize: Config.integer("SMTP_POOL_SIZE").pipe(
     Config.withDefault(DEFAULT_POOL_SIZE),
     Config.validate({ message: "SMTP_POOL_SIZE must be between 1 and 100", validation: (n) => n >= 1 && n <= 100 })
   ),
   timeout: Config.duration("SMTP_TIMEOUT").pipe(Config.withDefault(DEFAULT_TIMEOUT))
 }).pipe(
-  Config.map(({ auth, port, ...rest }): SmtpOptions => ({
+  Config.map(({ auth, port, tls, ...rest }): SmtpOptions => ({
     ...rest,
     ...(Option.isSome(port) ? { port: port.value } : {}),
-    ...(Option.isSome(auth) ? { auth: auth.value } : {})
+    ...(Option.isSome(auth) ? { auth: auth.value } : {}),
+    ...(tls === undefined ? {} : { tls })
   }))
 )
