@@ -130,6 +130,17 @@ const sendMembers = (
       const receipts: ReadonlyArray<SendReceipt> = batch.right
       return members.map((member, i): MemberResult => ({ seq: member.seq, outcome: "sent", messageId: receipts[i]?.messageId }))
     }
+    const accepted = batch.left._tag === "Rejected" ? batch.left.accepted : undefined
+    if (accepted !== undefined && accepted.length === members.length) {
+      // Accepted in part: what went out is sent; only the refused go again, one by one, and fail alone.
+      yield* Effect.logWarning("a campaign batch was accepted in part; sending the refused recipients one at a time", batch.left)
+      const refused = members.flatMap((_, i) => accepted[i] === undefined ? [i] : [])
+      const again = yield* sendEach(message.campaignId, refused.map((i) => members[i]!), refused.map((i) => emails[i]!), context)
+      const resent = new Map(refused.map((i, j) => [i, again[j]!]))
+      return members.map((member, i): MemberResult =>
+        resent.get(i) ?? { seq: member.seq, outcome: "sent", messageId: accepted[i]?.messageId }
+      )
+    }
     // A rejected batch sent nothing (Resend validates a batch whole): one by one, the bad address fails alone.
     if (batch.left._tag === "Rejected") {
       yield* Effect.logWarning("a campaign batch was rejected; sending it one recipient at a time", batch.left)

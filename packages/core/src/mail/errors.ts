@@ -1,5 +1,6 @@
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
+import type { SendReceipt } from "./email.js"
 
 // The four classes every mailer maps its failures into.
 
@@ -29,6 +30,13 @@ export class Rejected extends Data.TaggedError("Rejected")<{
    * email went out: the pipeline records it sent, never `failed`.
    */
   readonly keyAlreadyUsed?: boolean | undefined
+  /**
+   * For a batch the mailer accepted in part (Postmark answers each message of a batch
+   * on its own): one entry per email, in order, the receipt of each that went out and
+   * undefined for each refused. A campaign records those sent and sends only the
+   * others again, one by one. Absent: nothing of the batch went out.
+   */
+  readonly accepted?: ReadonlyArray<SendReceipt | undefined> | undefined
 }> {
   override get message() {
     return `${this.mailer}: rejected: ${this.detail}`
