@@ -1,15 +1,5 @@
-import { fulfilOn } from "@hookgate/core/providers"
+import { fulfilOn, metadataStrings } from "@hookgate/core/providers"
 import { ORDER_CREATED, OrderCreatedEvent, OrderStatus, PAID_STATUS } from "./events.js"
-
-/** Custom data values as strings: text as is, anything else as its JSON; nulls dropped. */
-const customDataStrings = (custom: Readonly<Record<string, unknown>> | null | undefined): Record<string, string> => {
-  const out: Record<string, string> = {}
-  for (const [key, value] of Object.entries(custom ?? {})) {
-    if (value === undefined || value === null) continue
-    out[key] = typeof value === "string" ? value : JSON.stringify(value)
-  }
-  return out
-}
 
 /**
  * Maps a verified Lemon Squeezy event to the order it pays for: `order_created`
@@ -33,7 +23,7 @@ export const fulfilment = fulfilOn({
       product: product === null ? null : String(product),
       amount: order.attributes.total,
       currency: order.attributes.currency,
-      metadata: { ...customDataStrings(meta.custom_data), ...(meta.test_mode === true ? { test_mode: "true" } : {}) }
+      metadata: { ...metadataStrings(meta.custom_data), ...(meta.test_mode === true ? { test_mode: "true" } : {}) }
     }
   }
 })

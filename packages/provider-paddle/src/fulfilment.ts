@@ -1,23 +1,13 @@
 import type { Fulfilment } from "@hookgate/core"
-import { fulfilOn, MalformedPayload, type StoredFulfilment, VerifiedEvent, type WebhookProvider } from "@hookgate/core/providers"
+import { fulfilOn, MalformedPayload, metadataStrings, type StoredFulfilment, VerifiedEvent, type WebhookProvider } from "@hookgate/core/providers"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { CustomerUnavailable } from "./customers.js"
-import { PAID_STATUSES, PAYING_EVENT_TYPES, PaidTransactionWithCustomer, type PaidTransaction, TransactionStatus } from "./events.js"
+import { PAID_STATUSES, PAYING_EVENT_TYPES, PaidTransactionWithCustomer, TransactionStatus } from "./events.js"
 
 /** The metadata key the customer id is kept under, beside the email fetched for it. */
 export const CUSTOMER_ID_KEY = "paddle_customer_id"
-
-/** `custom_data` values as strings: text as is, anything else as its JSON; nulls dropped. */
-const customDataStrings = (custom: PaidTransaction["custom_data"]): Record<string, string> => {
-  const out: Record<string, string> = {}
-  for (const [key, value] of Object.entries(custom ?? {})) {
-    if (value === undefined || value === null) continue
-    out[key] = typeof value === "string" ? value : JSON.stringify(value)
-  }
-  return out
-}
 
 /** The mapping, once the customer's email sits beside the transaction (`customer.email`). */
 const withCustomer = fulfilOn({
@@ -30,7 +20,7 @@ const withCustomer = fulfilOn({
     product: transaction.items?.[0]?.price?.product_id ?? null,
     amount: transaction.details.totals.grand_total,
     currency: transaction.currency_code,
-    metadata: { ...customDataStrings(transaction.custom_data), [CUSTOMER_ID_KEY]: transaction.customer_id }
+    metadata: { ...metadataStrings(transaction.custom_data), [CUSTOMER_ID_KEY]: transaction.customer_id }
   })
 })
 

@@ -1,11 +1,5 @@
-import { fulfilOn } from "@hookgate/core/providers"
-import { ORDER_PAID, OrderPaidEvent, OrderStatus, type PaidOrder } from "./events.js"
-
-const metadataStrings = (metadata: PaidOrder["metadata"]): Record<string, string> => {
-  const out: Record<string, string> = {}
-  for (const [key, value] of Object.entries(metadata ?? {})) out[key] = String(value)
-  return out
-}
+import { fulfilOn, metadataStrings } from "@hookgate/core/providers"
+import { ORDER_PAID, OrderPaidEvent, OrderStatus } from "./events.js"
 
 /**
  * Maps a verified Polar event to the order it pays for: `order.paid` with
