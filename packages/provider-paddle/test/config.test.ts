@@ -1,9 +1,9 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
-import { Providers, VerifiedEvent } from "@hookgate/core/providers"
+import { mountWhenSet, Providers, VerifiedEvent } from "@hookgate/core/providers"
 import { describeEachHmac } from "@hookgate/core/conformance"
 import { expect, it as plain } from "@effect/vitest"
-import { ConfigProvider, Effect, Exit, Layer, Redacted } from "effect"
+import { Config, ConfigProvider, Effect, Exit, Layer, Redacted } from "effect"
 import { Paddle } from "../src/index.js"
 import { paddleEvent, signPaddleRequest, transactionEvent } from "../src/testing/index.js"
 import { atNow, NOW_S, OLD_SECRET, SECRET, server } from "./support.js"
@@ -47,6 +47,17 @@ describeEachHmac("paddle: configuration", (it) => {
         })
       )
     ))
+
+  it.effect("mounted only when PADDLE_WEBHOOK_SECRET is set, as a gateway mounts its providers (mountWhenSet)", () =>
+    Effect.gen(function*() {
+      const mount = Providers.layer(
+        mountWhenSet("PADDLE_WEBHOOK_SECRET", (secrets) => Paddle.layerConfig({ secrets: Config.succeed(secrets) }))
+      ).pipe(Layer.provide(FetchHttpClient.layer))
+      const names = (entries: Record<string, string>) =>
+        Effect.flatMap(Providers, (p) => p.names).pipe(Effect.provide(mount), Effect.provide(withConfig(entries)))
+      expect(yield* names(settings)).toEqual(["paddle"])
+      expect(yield* names({ PADDLE_API_KEY: server.apiKey })).toEqual([])
+    }))
 
   it.effect("a missing PADDLE_API_KEY or secret fails the layer naming it, never a value", () =>
     Effect.gen(function*() {
