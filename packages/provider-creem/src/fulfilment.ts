@@ -1,15 +1,5 @@
-import { fulfilOn } from "@hookgate/core/providers"
+import { fulfilOn, metadataStrings } from "@hookgate/core/providers"
 import { CHECKOUT_COMPLETED, CheckoutCompletedEvent, type CompletedCheckout } from "./events.js"
-
-/** Metadata values as strings: text as is, anything else as its JSON. */
-const metadataStrings = (metadata: CompletedCheckout["metadata"]): Record<string, string> => {
-  const out: Record<string, string> = {}
-  for (const [key, value] of Object.entries(metadata ?? {})) {
-    if (value === undefined || value === null) continue
-    out[key] = typeof value === "string" ? value : JSON.stringify(value)
-  }
-  return out
-}
 
 const productOf = (checkout: CompletedCheckout): string | null => {
   const product = checkout.product

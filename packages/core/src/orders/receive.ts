@@ -12,7 +12,7 @@ import { Metrics } from "../observability/metrics.js"
 import { annotateStep, step, stepEvent } from "../kernel/spans.js"
 import { Lease } from "./lease.js"
 import { OrderStore } from "./order-store.js"
-import { Providers } from "../providers/providers.js"
+import { Providers, type WebhookProvider } from "../providers/providers.js"
 import { RetryPolicy } from "../kernel/retry-policy.js"
 import { Outcome } from "./outcome.js"
 import { sendLeased } from "./send-leased.js"
@@ -109,6 +109,19 @@ const receiveAgain = (event: VerifiedEvent, order: Order, now: number) =>
   })
 
 /**
+ * The event's fulfilment. A provider with `orderKeyOf` (an expensive fulfilment)
+ * is first given the fulfilment already stored under the event's order key, so
+ * a replay of a stored order need not fetch again; any other provider decodes
+ * as before, with no store read.
+ */
+const fulfilmentOf = (provider: WebhookProvider, event: VerifiedEvent) => {
+  const key = provider.orderKeyOf?.(event)
+  if (key === undefined) return provider.fulfilment(event)
+  return Effect.flatMap(OrderStore, (store) =>
+    Effect.flatMap(store.get(key), (order) => provider.fulfilment(event, { stored: Option.map(order, (o) => o.fulfilment) })))
+}
+
+/**
  * A webhook from arrival to outcome: verify, decode, store (leased, in one
  * statement), send, record. Every answer follows the HTTP contract: an order is
  * stored before any 2xx, and nothing is written for an unverified request.
@@ -117,7 +130,7 @@ export const receive = (providerName: string, request: WebhookRequest) =>
   Effect.gen(function*() {
     const provider = yield* Effect.flatMap(Providers, (providers) => providers.get(providerName))
     const event = yield* provider.verify(request).pipe(stepEvent("verify"))
-    const fulfilment = yield* provider.fulfilment(event).pipe(
+    const fulfilment = yield* fulfilmentOf(provider, event).pipe(
       Effect.catchTag("MalformedPayload", keepUnfulfillable(event)),
       stepEvent("decode")
     )

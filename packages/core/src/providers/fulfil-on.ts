@@ -44,6 +44,19 @@ export interface FulfilOnOptions<A, I, P = never, PI = never> {
   readonly objectIdAt?: ReadonlyArray<string>
 }
 
+/**
+ * A provider's free-form metadata (custom data set at checkout) as the strings a
+ * `Fulfilment` keeps: text as is, any other value as its JSON; nulls dropped.
+ */
+export const metadataStrings = (metadata: Readonly<Record<string, unknown>> | null | undefined): Record<string, string> => {
+  const out: Record<string, string> = {}
+  for (const [key, value] of Object.entries(metadata ?? {})) {
+    if (value === undefined || value === null) continue
+    out[key] = typeof value === "string" ? value : JSON.stringify(value)
+  }
+  return out
+}
+
 /** The string at `path` in `payload`, or undefined. */
 const stringAt = (payload: unknown, path: ReadonlyArray<string>): string | undefined => {
   let current: unknown = payload

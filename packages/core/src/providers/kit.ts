@@ -4,9 +4,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Layer from "effect/Layer"
-import type * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
-import type { Fulfilment } from "../kernel/fulfilment.js"
 import { MalformedPayload, SignatureError } from "./errors.js"
 import { eitherDecoderFor, parseJsonEither } from "./payload.js"
 import { Providers, type WebhookProvider } from "./providers.js"
@@ -68,7 +66,9 @@ export interface ProviderSpec<P extends SignatureParts, E extends Envelope, I> {
   /** Decodes the parsed JSON body to the event's type (and id). Name only those fields. */
   readonly envelope: Schema.Schema<E, I>
   /** Maps a verified event to the order it pays for (see `fulfilOn`). */
-  readonly fulfilment: (event: VerifiedEvent) => Effect.Effect<Option.Option<Fulfilment>, MalformedPayload>
+  readonly fulfilment: WebhookProvider["fulfilment"]
+  /** For an expensive fulfilment: the order key an event would make, so `receive` can hand it the stored order's (see `WebhookProvider`). */
+  readonly orderKeyOf?: WebhookProvider["orderKeyOf"]
 }
 
 /** The timestamp window when a provider's options name none: five minutes, as Stripe and the Standard Webhooks spec use. */
@@ -146,7 +146,9 @@ export const makeProvider = <P extends SignatureParts, E extends Envelope, I>(
           )
         })
 
-    return { name, verify, fulfilment: spec.fulfilment }
+    return spec.orderKeyOf === undefined
+      ? { name, verify, fulfilment: spec.fulfilment }
+      : { name, verify, fulfilment: spec.fulfilment, orderKeyOf: spec.orderKeyOf }
   })
 
 /**

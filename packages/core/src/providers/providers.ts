@@ -7,13 +7,33 @@ import type { VerifiedEvent, WebhookRequest } from "./webhook.js"
 import type { Fulfilment } from "../kernel/fulfilment.js"
 import { type MalformedPayload, type SignatureError, UnknownProvider } from "./errors.js"
 
+/** What the store holds under the order key an event names (see `WebhookProvider.orderKeyOf`). */
+export interface StoredFulfilment {
+  /** The fulfilment stored with the order, when one is stored under the event's order key. */
+  readonly stored: Option.Option<Fulfilment>
+}
+
 /** A payment provider plugin: verifies a raw webhook and maps paying events to a fulfilment. */
 export interface WebhookProvider {
   /** The `:provider` segment of `POST /webhooks/:provider`. */
   readonly name: string
   readonly verify: (request: WebhookRequest) => Effect.Effect<VerifiedEvent, SignatureError | MalformedPayload>
-  /** `None` for a verified event that needs no email (answered `ignored`). */
-  readonly fulfilment: (event: VerifiedEvent) => Effect.Effect<Option.Option<Fulfilment>, MalformedPayload>
+  /**
+   * `None` for a verified event that needs no email (answered `ignored`). Given
+   * `context` only when the provider has `orderKeyOf` and that answered a key.
+   */
+  readonly fulfilment: (
+    event: VerifiedEvent,
+    context?: StoredFulfilment
+  ) => Effect.Effect<Option.Option<Fulfilment>, MalformedPayload>
+  /**
+   * For a provider whose fulfilment is expensive (it fetches what the payload
+   * lacks, as Paddle's customer email): the order key an event would make, read
+   * cheaply from the payload, or undefined (no lookup). `receive` then reads the
+   * order stored under it and hands its fulfilment to `fulfilment`, which can
+   * reuse what was fetched the first time instead of fetching again on a replay.
+   */
+  readonly orderKeyOf?: (event: VerifiedEvent) => string | undefined
 }
 
 /** The registry's operations. */
