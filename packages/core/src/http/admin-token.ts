@@ -19,12 +19,15 @@ export type AdminToken = Redacted.Redacted<string> | Config.Config<Redacted.Reda
 const unauthorized = HttpServerResponse.unsafeJson({ status: "unauthorized" }, { status: 401 })
 
 const digest = (header: string) => sha256(utf8ToBytes(header))
+// The auth scheme is case-insensitive (RFC 9110, 11.1): `bearer x` is `Bearer x`. The token itself is compared exactly.
+const normalScheme = (header: string) => header.replace(/^bearer(?= )/i, "Bearer")
 // An empty token is no token: it would open the routes to `Authorization: Bearer `.
 const expectedDigest = (token: Redacted.Redacted<string>): Option.Option<Uint8Array> =>
   Redacted.value(token).trim() === "" ? Option.none() : Option.some(digest(`Bearer ${Redacted.value(token)}`))
 
 /**
- * Wraps an admin handler so it runs only with `Authorization: Bearer <token>`;
+ * Wraps an admin handler so it runs only with `Authorization: Bearer <token>`
+ * (the scheme in any case: `bearer <token>` too);
  * anything else answers 401 `{ "status": "unauthorized" }`.
  *
  * Both sides are hashed with SHA-256 before a constant-time comparison of the
@@ -39,7 +42,7 @@ export const adminTokenGuard = (token: AdminToken) => {
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
     Effect.flatMap(Effect.zip(HttpServerRequest.HttpServerRequest, expected), ([request, digestOfToken]) =>
       Option.isSome(digestOfToken) &&
-        timingSafeEqual(digest(request.headers["authorization"] ?? ""), digestOfToken.value)
+        timingSafeEqual(digest(normalScheme(request.headers["authorization"] ?? "")), digestOfToken.value)
         ? handler
         : Effect.succeed(unauthorized))
 }
