@@ -9,6 +9,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import type { MailerError } from "../mail/errors.js"
+import { durationConfig } from "../settings/duration.js"
 
 /** The schedules and limits every sender follows (orders, queue consumers, campaigns). */
 export interface RetryPolicyShape {
@@ -140,10 +141,10 @@ export const retryPolicyConfigError = (problems: ReadonlyArray<RetryPolicyProble
  */
 export const RetryPolicyConfig: Config.Config<RetryPolicyOptions> = Config.all({
   maxAttempts: Config.integer("HOOKGATE_MAX_ATTEMPTS").pipe(Config.withDefault(8)),
-  leaseFor: Config.duration("HOOKGATE_LEASE").pipe(Config.withDefault(Duration.minutes(5))),
-  sweepEvery: Config.duration("HOOKGATE_SWEEP_EVERY").pipe(Config.withDefault(Duration.minutes(10))),
-  sendTimeout: Config.option(Config.duration("HOOKGATE_SEND_TIMEOUT")),
-  backoffBase: Config.duration("HOOKGATE_RETRY_BACKOFF").pipe(Config.withDefault(Duration.minutes(1)))
+  leaseFor: durationConfig("HOOKGATE_LEASE").pipe(Config.withDefault(Duration.minutes(5))),
+  sweepEvery: durationConfig("HOOKGATE_SWEEP_EVERY").pipe(Config.withDefault(Duration.minutes(10))),
+  sendTimeout: Config.option(durationConfig("HOOKGATE_SEND_TIMEOUT")),
+  backoffBase: durationConfig("HOOKGATE_RETRY_BACKOFF").pipe(Config.withDefault(Duration.minutes(1)))
 }).pipe(
   Config.mapOrFail(({ sendTimeout, ...rest }) => {
     const options: RetryPolicyOptions = sendTimeout._tag === "Some" ? { ...rest, sendTimeout: sendTimeout.value } : rest
