@@ -9,9 +9,10 @@ import { gatewayLayer, type GatewayOverrides } from "./gateway-layer.js"
 import { campaignWatcherLayer, gatewayCampaignsLayer } from "./campaigns/gateway-campaigns.js"
 import { metricsRoute, PrometheusReader } from "./http/metrics.js"
 import { drainRefusedBody } from "./http/drain-refused-body.js"
+import { readinessRoute } from "./http/readiness.js"
 import { requestLog } from "./http/request-log.js"
 
-/** Every route of the gateway: webhooks and health, admin and campaigns (with a token), metrics. */
+/** Every route of the gateway: webhooks, liveness (`/healthz`) and readiness (`/readyz`), admin and campaigns (with a token), metrics. */
 export const gatewayRouter = (config: GatewayConfig) =>
   Option.match(config.adminToken, {
     onNone: () => webhookRoutes({ maxBodyBytes: config.maxBodyBytes }),
@@ -20,7 +21,7 @@ export const gatewayRouter = (config: GatewayConfig) =>
         webhookRoutes({ maxBodyBytes: config.maxBodyBytes }),
         adminRoutes({ token, campaigns: {} })
       )
-  }).pipe(HttpRouter.concat(metricsRoute(config.metricsToken)))
+  }).pipe(HttpRouter.concat(readinessRoute), HttpRouter.concat(metricsRoute(config.metricsToken)))
 
 /**
  * The HTTP server on `config.host`:`config.port` (0 picks a free port) with the sweep running
