@@ -59,13 +59,15 @@ export const parseDuration = (input: string): Option.Option<Duration.Duration> =
   return fromParts(text)
 }
 
-/** A duration setting read by name, refused with the forms it accepts. */
-export const durationConfig = (name: string): Config.Config<Duration.Duration> =>
-  Config.string(name).pipe(
-    Config.mapOrFail((text) =>
-      Option.match(parseDuration(text), {
-        onNone: () => Either.left(ConfigError.InvalidData([], `is not a duration: write it as ${DURATION_FORMS}`)),
-        onSome: Either.right
-      })
-    )
-  )
+const durationPrimitive = Config.primitive("a duration", (text) =>
+  Option.match(parseDuration(text), {
+    onNone: () => Either.left(ConfigError.InvalidData([], `is not a duration: write it as ${DURATION_FORMS}`)),
+    onSome: Either.right
+  }))
+
+/**
+ * A duration setting read by name, refused with the forms it accepts. Built as
+ * `Config.duration` is (a primitive nested under the name), so a `Config.validate`
+ * on top still names the setting in its error.
+ */
+export const durationConfig = (name: string): Config.Config<Duration.Duration> => Config.nested(durationPrimitive, name)
