@@ -48,6 +48,15 @@ it("sends once: sent, then duplicate for the provider's retry", async () => {
   expect(resend.emails[0]).toMatchObject({ to: ["buyer@example.com"], subject: "Your licence key" })
 })
 
+it("rejects with the tagged error itself, not Effect's FiberFailure (README: each with its tag)", async () => {
+  const rejected = await onWebhook("nope", bytes(payload), signed(payload)).then(
+    () => undefined,
+    (error: unknown) => error
+  )
+  expect(rejected).toMatchObject({ _tag: "UnknownProvider", provider: "nope" })
+  expect(String((rejected as Error).name)).not.toMatch(/FiberFailure/)
+})
+
 it("refuses a tampered body with a typed SignatureError", async () => {
   const headers = signed(payload)
   const tampered = payload.replace("buyer@example.com", "thief@example.com")
