@@ -17,7 +17,7 @@ beforeAll(async () => {
   resend = await startResendTestServer()
   Object.assign(process.env, {
     STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
-    CREEM_WEBHOOK_SECRET: "whsec_consumer_app_creem",
+    // A Stripe-only shop: Creem's secret is not set, and the README's layer leaves Creem out.
     RESEND_API_KEY: resend.apiKey,
     RESEND_BASE_URL: resend.url,
     HOOKGATE_ALERT_EMAIL_TO: "owner@shop.example",
