@@ -52,7 +52,7 @@ describe("hookgate --help", () => {
     for (const args of [["orders", "list", "--help"], ["help", "orders", "list"]]) {
       const { code, stdout } = await runCli({}, args)
       expect(code).toBe(0)
-      expect(stdout).toContain("Usage: hookgate orders list [--status <status>] [--limit <n>] [--config <path>]")
+      expect(stdout.replace(/\s+/g, " ")).toContain("Usage: hookgate orders list [--status <status>] [--limit <n>] [--config <path>]")
       expect(stdout).not.toContain("$ list")
       expect(stdout.split("\n").filter((l) => l.length > 80)).toEqual([])
     }

@@ -16,7 +16,7 @@ interface CommandHelp {
   readonly examples?: ReadonlyArray<string>
 }
 
-const COMMANDS: ReadonlyArray<CommandHelp> = [
+export const COMMANDS: ReadonlyArray<CommandHelp> = [
   {
     path: "serve",
     usage: "serve [--dev]",
@@ -105,11 +105,11 @@ const GLOBAL_OPTIONS: ReadonlyArray<readonly [string, string]> = [
 
 const WIDTH = 80
 
-/** Words wrapped to `width`, every line after the first indented by `indent`. */
-const wrap = (text: string, indent: number, width = WIDTH): ReadonlyArray<string> => {
+/** Words (or `tokens` of text) wrapped to `width`, every line after the first indented by `indent`. */
+const wrap = (text: string, indent: number, width = WIDTH, tokens: ReadonlyArray<string> = text.split(/\s+/)): ReadonlyArray<string> => {
   const lines: Array<string> = []
   let line = ""
-  for (const word of text.split(/\s+/)) {
+  for (const word of tokens) {
     if (line !== "" && indent + line.length + 1 + word.length > width) {
       lines.push(line)
       line = word
@@ -128,6 +128,10 @@ const rows = (entries: ReadonlyArray<readonly [string, string]>, column: number)
       ? [cell, ...body.map((b) => `${" ".repeat(column)}${b}`)]
       : body.map((b, i) => `${i === 0 ? cell.padEnd(column) : " ".repeat(column)}${b}`)
   })
+
+/** A usage line in 80 columns, `[--option <value>]` groups kept whole, continued under the command. */
+const usageLines = (usage: string) =>
+  wrap(usage, 7, WIDTH, usage.match(/\[[^\]]*\]|\S+/g) ?? []).map((line, i) => (i === 0 ? line : `       ${line}`))
 
 export const mainHelp = (): string =>
   [
@@ -157,7 +161,7 @@ export const commandHelp = (words: ReadonlyArray<string>): string | undefined =>
   const exact = COMMANDS.find((c) => c.path === path)
   if (exact !== undefined) {
     return [
-      `Usage: hookgate ${exact.usage} [--config <path>]`,
+      ...usageLines(`Usage: hookgate ${exact.usage} [--config <path>]`),
       "",
       ...wrap(exact.summary, 0),
       ...(exact.options === undefined ? [] : ["", "Options:", ...rows(exact.options, 24)]),
