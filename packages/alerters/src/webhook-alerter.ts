@@ -2,6 +2,7 @@ import { spanWhenTraced } from "@hookgate/core"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import { durationConfig } from "@hookgate/core"
 import { Alert, AlertFailed, Alerter, type AlerterShape } from "@hookgate/core/alerts"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
@@ -98,7 +99,7 @@ export const layer = (options: WebhookAlerterOptions): Layer.Layer<Alerter, neve
 export const WebhookAlerterConfig: Config.Config<WebhookAlerterOptions> = Config.all({
   url: Config.redacted("HOOKGATE_ALERT_WEBHOOK_URL"),
   bearerToken: Config.option(Config.redacted("HOOKGATE_ALERT_WEBHOOK_TOKEN")),
-  timeout: Config.duration("HOOKGATE_ALERT_WEBHOOK_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10)))
+  timeout: durationConfig("HOOKGATE_ALERT_WEBHOOK_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10)))
 }).pipe(Config.map(({ bearerToken, ...options }) => Option.match(bearerToken, {
   onNone: () => options,
   onSome: (token) => ({ ...options, bearerToken: token })

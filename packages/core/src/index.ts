@@ -30,7 +30,9 @@ export { Outcome } from "./orders/outcome.js"
 export { receive } from "./orders/receive.js"
 export { deliver } from "./orders/deliver.js"
 export { runSweeper, sweep, type SweepOptions, SweepReport } from "./orders/sweep.js"
-export { Metrics } from "./observability/metrics.js"
+export { Metrics, UNKNOWN_PROVIDER_LABEL } from "./observability/metrics.js"
+/** Duration settings in every form an operator writes them (`5m`, `2m 30s`, `5 minutes`, `30000`, `PT5M`). */
+export { DURATION_FORMS, durationConfig, parseDuration } from "./kernel/duration-config.js"
 export { consoleJsonLogger, jsonLogger } from "./observability/json-logger.js"
 /** Whole epoch milliseconds, made where every stored time is produced: `now`, `after`. */
 export * as EpochMillis from "./kernel/epoch-millis.js"

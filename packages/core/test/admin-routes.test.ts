@@ -55,8 +55,10 @@ describe("the admin token guard", () => {
       { token: `${TOKEN}x` }, // longer
       { token: TOKEN.replace("s", "S") }, // same length, one byte off
       { authorization: TOKEN }, // no scheme
-      { authorization: `bearer ${TOKEN}` }, // scheme is case-sensitive, as before
-      { authorization: `Bearer  ${TOKEN}` }
+      { authorization: `bearer ${TOKEN.toUpperCase()}` }, // the scheme is case-insensitive, the token is not
+      { authorization: `Bearer  ${TOKEN}` },
+      { authorization: `bearer  ${TOKEN}` },
+      { authorization: `Bearer${TOKEN}` }
     ]
     const routes: Array<[string, RequestInit]> = [
       ["/admin/stats", {}],
@@ -77,6 +79,14 @@ describe("the admin token guard", () => {
     }
     // Nothing behind the guard ran: no campaign was created.
     expect(await call("/admin/campaigns")).toEqual({ status: 200, body: { campaigns: [] } })
+  })
+
+  it("takes the Bearer scheme in any case (HTTP auth schemes are case-insensitive)", async () => {
+    const call = gateway()
+    for (const scheme of ["bearer", "BEARER", "BeArEr"]) {
+      expect({ scheme, answer: await call("/admin/stats", { authorization: `${scheme} ${TOKEN}` }) })
+        .toMatchObject({ scheme, answer: { status: 200, body: { orders: { sent: 0 } } } })
+    }
   })
 
   it("lets the right token through to the order routes", async () => {

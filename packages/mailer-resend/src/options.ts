@@ -1,3 +1,4 @@
+import { durationConfig } from "@hookgate/core"
 import * as Config from "effect/Config"
 import * as Duration from "effect/Duration"
 import type * as Redacted from "effect/Redacted"
@@ -34,5 +35,5 @@ export interface ResendOptions {
 export const ResendConfig: Config.Config<ResendOptions> = Config.all({
   apiKey: Config.redacted("RESEND_API_KEY"),
   baseUrl: Config.string("RESEND_BASE_URL").pipe(Config.withDefault(DEFAULT_BASE_URL)),
-  timeout: Config.duration("RESEND_TIMEOUT").pipe(Config.withDefault(DEFAULT_TIMEOUT))
+  timeout: durationConfig("RESEND_TIMEOUT").pipe(Config.withDefault(DEFAULT_TIMEOUT))
 })

@@ -1,7 +1,8 @@
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
-import { Effect } from "effect"
-import { settingsProvider, SettingsSource, takeConfigFlag } from "./config/source.js"
+import { Console, Effect } from "effect"
+import { settingsProvider, SettingsSource, takeConfigFlag, warnUnknownSettings } from "./config/source.js"
 import { layerLogger } from "./logging.js"
+import { helpRequest } from "./cli/help.js"
 import { cli } from "./cli/main.js"
 import { withColourPolicy } from "./cli/plain-console.js"
 import { reportFailure } from "./cli/report-failure.js"
@@ -9,8 +10,12 @@ import { reportFailure } from "./cli/report-failure.js"
 // `--config PATH` (or HOOKGATE_CONFIG) adds a settings file under the environment, for every command.
 const { args, file } = takeConfigFlag(process.argv)
 
-const program = Effect.gen(function*() {
+// `hookgate`, `hookgate help [command]`, `--help`/`-h`, `-v`/`--version`: our help, not the parser's.
+const help = helpRequest(args.slice(2))
+
+const program = help !== undefined ? Console.log(help) : Effect.gen(function*() {
   const provider = yield* settingsProvider({ file })
+  yield* warnUnknownSettings({ file })
   yield* cli(args).pipe(Effect.provide(layerLogger), Effect.withConfigProvider(provider))
 })
 

@@ -13,6 +13,7 @@ import type { GatewayConfig } from "./config/gateway-config.js"
 import { logFailedSends } from "./mailer/log-failed-sends.js"
 import { layerOutboxMailer } from "./mailer/outbox-mailer.js"
 import { layerDefaultRenderer } from "./renderer.js"
+import { withOutageLog } from "./store-health.js"
 import { describeDatabase, storeLayer } from "./store-layer.js"
 
 /** What a program embedding the gateway may replace. */
@@ -73,13 +74,13 @@ export const describeAlerts = (config: GatewayConfig) =>
   ].join(", ")
 
 /**
- * Everything but the providers: store, mailer (and its breaker), alerter,
+ * Everything but the providers: store (its outages logged once each), mailer (and its breaker), alerter,
  * renderer, retry policy. Enough for `sweep` and the admin commands. Refused
  * (`KeyWindowExceeded`) when the policy's attempts can outlast the mailer's key window.
  */
 export const deliveryLayer = (config: GatewayConfig, overrides: GatewayOverrides = {}) =>
   withKeyWindowCheck(Layer.mergeAll(
-    storeLayer(config),
+    withOutageLog(storeLayer(config)),
     overrides.alerter ?? alerterLayer(config),
     overrides.renderer ?? layerDefaultRenderer(config.from),
     overrides.retryPolicy ?? RetryPolicy.layer(config.retry),

@@ -9,9 +9,10 @@ import { gatewayLayer, type GatewayOverrides } from "./gateway-layer.js"
 import { campaignWatcherLayer, gatewayCampaignsLayer } from "./campaigns/gateway-campaigns.js"
 import { metricsRoute, PrometheusReader } from "./http/metrics.js"
 import { drainRefusedBody } from "./http/drain-refused-body.js"
+import { readinessRoute } from "./http/readiness.js"
 import { requestLog } from "./http/request-log.js"
 
-/** Every route of the gateway: webhooks and health, admin and campaigns (with a token), metrics. */
+/** Every route of the gateway: webhooks, liveness (`/healthz`) and readiness (`/readyz`), admin and campaigns (with a token), metrics. */
 export const gatewayRouter = (config: GatewayConfig) =>
   Option.match(config.adminToken, {
     onNone: () => webhookRoutes({ maxBodyBytes: config.maxBodyBytes }),
@@ -20,16 +21,26 @@ export const gatewayRouter = (config: GatewayConfig) =>
         webhookRoutes({ maxBodyBytes: config.maxBodyBytes }),
         adminRoutes({ token, campaigns: {} })
       )
-  }).pipe(HttpRouter.concat(metricsRoute(config.metricsToken)))
+  }).pipe(HttpRouter.concat(readinessRoute), HttpRouter.concat(metricsRoute(config.metricsToken)))
 
 /**
- * The HTTP server on `config.host`:`config.port` (0 picks a free port) with the sweep running
+ * The HTTP server on `config.host`:`config.port` (0 picks a free port), closing a connection
+ * whose headers take longer than `headersTimeout` or whose whole request (a stalled body)
+ * takes longer than `requestTimeout` with 408, with the sweep running
  * on its Schedule in the same process. Closing the layer's scope shuts down
  * gracefully: no new connections, in-flight requests get `shutdownGrace` to
  * finish, then connections are cut, the sweeper stops and the database closes.
  */
 export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides = {}) => {
-  const server = createServer()
+  const headersTimeout = Duration.toMillis(config.headersTimeout)
+  const requestTimeout = Duration.toMillis(config.requestTimeout)
+  // Node checks the deadlines every `connectionsCheckingInterval` (30 s by default): check
+  // often enough that a stalled connection is closed close to its deadline.
+  const server = createServer({
+    headersTimeout,
+    requestTimeout,
+    connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeout / 4)))
+  })
   const graceful = Layer.scopedDiscard(
     // Added after the server's own finalizer, so it runs first: it arms the deadline
     // while `server.close()` waits for in-flight requests.

@@ -89,7 +89,7 @@ describe("the CLI's manners", () => {
     for (const env of [{}, { NO_COLOR: "1" }]) {
       const { code, stdout } = await runCli(env, ["--help"])
       expect(code).toBe(0)
-      expect(stdout).toContain("USAGE")
+      expect(stdout).toContain("Usage: hookgate <command>")
       expect(stdout).not.toContain("\u001b[")
     }
   }, 120_000)

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
+import { durationConfig } from "@hookgate/core"
 import { SqlStore, type SqlStoreServices } from "@hookgate/store-sql"
 import { Config, Duration, Effect, Layer, Redacted } from "effect"
 import Pg from "pg"
@@ -127,8 +128,8 @@ export const PgStoreConfig: Config.Config<PgStoreOptions> = Config.all({
     Config.validate({ message: "must be a positive number of connections", validation: (n) => n > 0 }),
     Config.withDefault(10)
   ),
-  statementTimeout: Config.duration("HOOKGATE_DB_STATEMENT_TIMEOUT").pipe(Config.withDefault(Duration.seconds(5))),
-  connectTimeout: Config.duration("HOOKGATE_DB_CONNECT_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10)))
+  statementTimeout: durationConfig("HOOKGATE_DB_STATEMENT_TIMEOUT").pipe(Config.withDefault(Duration.seconds(5))),
+  connectTimeout: durationConfig("HOOKGATE_DB_CONNECT_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10)))
 })
 
 /** `layer` with its options read from `config` (default: `PgStoreConfig`, the environment). */

@@ -213,5 +213,6 @@ export const StatsRow = Schema.Struct({
   possible_duplicates: SqlNullableInt,
   leases_lost: SqlNullableInt,
   alerts: SqlInt,
+  alerts_undelivered: SqlInt,
   receipts: SqlInt
 })

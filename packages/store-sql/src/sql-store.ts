@@ -224,6 +224,7 @@ WHERE order_key = ${key} AND status IN ('capped', 'failed') RETURNING *`.pipe(
   (SELECT SUM(possible_duplicates) FROM hookgate_orders) AS possible_duplicates,
   (SELECT SUM(leases_lost) FROM hookgate_orders) AS leases_lost,
   (SELECT COUNT(*) FROM hookgate_alerts) AS alerts,
+  (SELECT COUNT(*) FROM hookgate_alerts WHERE delivered_at IS NULL) AS alerts_undelivered,
   (SELECT COUNT(*) FROM hookgate_receipts) AS receipts`.pipe(
       Effect.map((rows) => {
         const r = Schema.decodeUnknownSync(StatsRow)(rows[0])
@@ -233,6 +234,7 @@ WHERE order_key = ${key} AND status IN ('capped', 'failed') RETURNING *`.pipe(
           possibleDuplicates: r.possible_duplicates ?? 0,
           leasesLost: r.leases_lost ?? 0,
           alerts: r.alerts,
+          alertsUndelivered: r.alerts_undelivered,
           receipts: r.receipts
         }
       }),

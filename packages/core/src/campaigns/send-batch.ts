@@ -5,7 +5,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import type { CampaignBatchMessage, CampaignState, CampaignTemplate } from "./campaign.js"
-import type { OutgoingEmail, SendReceipt } from "../mail/email.js"
+import { headerProblem, type OutgoingEmail, type SendReceipt } from "../mail/email.js"
 import { type MailerError, type Misconfigured, Unknown } from "../mail/errors.js"
 import { MailerCircuit, type MailerCircuitShape } from "../mail/circuit.js"
 import { closeCircuit, tripCircuit } from "../mail/circuit-actions.js"
@@ -85,9 +85,12 @@ const sendEach = (
   context: SendContext
 ) =>
   Effect.forEach(members, (member, i) =>
-    Effect.suspend(() =>
+    Effect.suspend(() => {
+      // A header-bound value with a line break fails its recipient before any mailer (see `headerProblem`).
+      const problem = headerProblem(emails[i]!)
+      if (problem !== undefined) return Effect.succeed<MemberResult>({ seq: member.seq, outcome: "failed", error: `Rejected: ${problem}` })
       // Once the mailer answered `Misconfigured`, the rest of the batch is held without calling it.
-      context.held !== undefined
+      return context.held !== undefined
         ? Effect.succeed(retry(member, context.held.error, true))
         : context.mailer.send(emails[i]!, { idempotencyKey: campaignRecipientKey(campaignId, member.email) }).pipe(
           sendWithPolicy(context.policy, context.mailer),
@@ -100,7 +103,7 @@ const sendEach = (
                 : retry(member, error, true)
           })
         )
-    ), { concurrency: context.concurrency })
+    }), { concurrency: context.concurrency })
 
 /**
  * Sends a leased batch: through `sendBatch` under the batch's key when the
@@ -117,7 +120,7 @@ const sendMembers = (
     const { mailer, policy } = context
     const emails = members.map((member) => renderCampaignEmail(template, member))
     const sendBatch = mailer.sendBatch
-    if (sendBatch === undefined || members.some((member) => member.solo)) {
+    if (sendBatch === undefined || members.some((member) => member.solo) || emails.some((email) => headerProblem(email) !== undefined)) {
       return yield* sendEach(message.campaignId, members, emails, context)
     }
     const batch = yield* Effect.either(

@@ -18,12 +18,15 @@ export type AdminToken = Redacted.Redacted<string> | Config.Config<Redacted.Reda
 const unauthorized = HttpServerResponse.unsafeJson({ status: "unauthorized" }, { status: 401 })
 
 const digest = (header: string) => sha256(utf8(header))
+// The auth scheme is case-insensitive (RFC 9110, 11.1): `bearer x` is `Bearer x`. The token itself is compared exactly.
+const normalScheme = (header: string) => header.replace(/^bearer(?= )/i, "Bearer")
 // An empty token is no token: it would open the routes to `Authorization: Bearer `.
 const expectedDigest = (token: Redacted.Redacted<string>): Effect.Effect<Option.Option<Uint8Array>> =>
   Redacted.value(token).trim() === "" ? Effect.succeedNone : Effect.asSome(digest(`Bearer ${Redacted.value(token)}`))
 
 /**
- * Wraps an admin handler so it runs only with `Authorization: Bearer <token>`;
+ * Wraps an admin handler so it runs only with `Authorization: Bearer <token>`
+ * (the scheme in any case: `bearer <token>` too);
  * anything else answers 401 `{ "status": "unauthorized" }`.
  *
  * Both sides are hashed with SHA-256 before a constant-time comparison of the
@@ -40,7 +43,7 @@ export const adminTokenGuard = (token: AdminToken) => {
       const request = yield* HttpServerRequest.HttpServerRequest
       const digestOfToken = yield* expected
       if (Option.isNone(digestOfToken)) return unauthorized
-      const given = yield* digest(request.headers["authorization"] ?? "")
+      const given = yield* digest(normalScheme(request.headers["authorization"] ?? ""))
       return timingSafeEqual(given, digestOfToken.value) ? yield* handler : unauthorized
     })
 }

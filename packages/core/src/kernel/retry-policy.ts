@@ -8,6 +8,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
+import { durationConfig } from "./duration-config.js"
 
 /** A mailer's failure as the policy sees it: only its tag matters to the schedules (the mail folder defines the errors). */
 type AnyMailerError = { readonly _tag: string }
@@ -157,10 +158,10 @@ export const retryPolicyConfigError = (problems: ReadonlyArray<RetryPolicyProble
  */
 export const RetryPolicyConfig: Config.Config<RetryPolicyOptions> = Config.all({
   maxAttempts: Config.integer("HOOKGATE_MAX_ATTEMPTS").pipe(Config.withDefault(DEFAULTS.maxAttempts)),
-  leaseFor: Config.duration("HOOKGATE_LEASE").pipe(Config.withDefault(DEFAULTS.leaseFor)),
-  sweepEvery: Config.duration("HOOKGATE_SWEEP_EVERY").pipe(Config.withDefault(DEFAULTS.sweepEvery)),
-  sendTimeout: Config.option(Config.duration("HOOKGATE_SEND_TIMEOUT")),
-  backoffBase: Config.duration("HOOKGATE_RETRY_BACKOFF").pipe(Config.withDefault(DEFAULTS.backoffBase))
+  leaseFor: durationConfig("HOOKGATE_LEASE").pipe(Config.withDefault(DEFAULTS.leaseFor)),
+  sweepEvery: durationConfig("HOOKGATE_SWEEP_EVERY").pipe(Config.withDefault(DEFAULTS.sweepEvery)),
+  sendTimeout: Config.option(durationConfig("HOOKGATE_SEND_TIMEOUT")),
+  backoffBase: durationConfig("HOOKGATE_RETRY_BACKOFF").pipe(Config.withDefault(DEFAULTS.backoffBase))
 }).pipe(
   Config.mapOrFail(({ sendTimeout, ...rest }) => {
     const options: RetryPolicyOptions = sendTimeout._tag === "Some" ? { ...rest, sendTimeout: sendTimeout.value } : rest

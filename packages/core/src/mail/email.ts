@@ -63,3 +63,34 @@ export class SendReceipt extends Schema.Class<SendReceipt>("SendReceipt")({
   messageId: Schema.String,
   acceptedAt: Schema.Number
 }) {}
+
+/**
+ * The one rule for every value that ends up in a header (from, to, subject,
+ * reply-to, each extra header's name and value): no CR, LF or other control
+ * character but tab, and header names are RFC 5322 field names. Checked in core
+ * before any mailer is called (`sendLeased`, campaign batches), so every mailer
+ * refuses what one refuses: a line break in a subject built from a signed
+ * event's metadata (`"Widget\r\nBcc: …"`) would add a header on a mailer that
+ * writes MIME and be sent verbatim by an API mailer. Refused, never stripped:
+ * the order ends `failed` with an alert, as a `Rejected` send does.
+ *
+ * Answers what is wrong (naming the field, never its value), or undefined.
+ */
+export const headerProblem = (email: OutgoingEmail): string | undefined => {
+  // eslint-disable-next-line no-control-regex
+  const control = /[\u0000-\u0008\u000a-\u001f\u007f]/
+  const fields: ReadonlyArray<readonly [string, string | undefined]> = [
+    ["from", email.from],
+    ["to", email.to],
+    ["subject", email.subject],
+    ["replyTo", email.replyTo]
+  ]
+  for (const [name, value] of fields) {
+    if (value !== undefined && control.test(value)) return `the email's ${name} holds a line break or control character: no header may carry one`
+  }
+  for (const [name, value] of Object.entries(email.headers ?? {})) {
+    if (!/^[!-9;-~]+$/.test(name)) return "an extra header's name is not a header field name"
+    if (control.test(value)) return `the email's ${name} header holds a line break or control character: no header may carry one`
+  }
+  return undefined
+}

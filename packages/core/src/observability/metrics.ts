@@ -85,8 +85,15 @@ const campaignGauge = memo((key) => {
   return Metric.fromMetricKey(withTags(campaignStatus, ["campaign", campaign], ["counter", counter]))
 })
 
+/**
+ * The label every webhook to a provider that is not mounted counts under: the path is the
+ * sender's to choose, so its name as a label value would add a series per request.
+ */
+export const UNKNOWN_PROVIDER_LABEL = "unknown"
+
 export const Metrics = {
-  webhook: (provider: string, outcome: string) => webhookCounter(`${provider}\u0000${outcome}`),
+  webhook: (provider: string, outcome: string) =>
+    webhookCounter(`${outcome === "UnknownProvider" ? UNKNOWN_PROVIDER_LABEL : provider}\u0000${outcome}`),
   send: (outcome: "accepted" | "transient" | "rejected" | "unknown" | "misconfigured") => sendCounter(outcome),
   duplicatePrevented: Metric.increment(duplicatesPrevented),
   possibleDuplicate: Metric.increment(possibleDuplicates),

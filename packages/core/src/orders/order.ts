@@ -113,5 +113,7 @@ export interface StoreStats {
   readonly possibleDuplicates: number
   readonly leasesLost: number
   readonly alerts: number
+  /** Stored alerts not delivered yet (still retrying, or given up on): what an operator must still read. */
+  readonly alertsUndelivered: number
   readonly receipts: number
 }

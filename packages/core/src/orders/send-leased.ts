@@ -10,7 +10,7 @@ import { backoffDelay, RetryPolicy } from "../kernel/retry-policy.js"
 import { step, stepEvent } from "../kernel/spans.js"
 import { MailerCircuit } from "../mail/circuit.js"
 import { closeCircuit, tripCircuit } from "../mail/circuit-actions.js"
-import { SendReceipt } from "../mail/email.js"
+import { headerProblem, SendReceipt } from "../mail/email.js"
 import { type MailerError, type Misconfigured, Rejected, retryAfterOf, Unknown } from "../mail/errors.js"
 import { orderIdempotencyKey } from "../mail/idempotency-key.js"
 import { Mailer } from "../mail/mailer.js"
@@ -54,12 +54,16 @@ export const sendLeased = (leased: Leased) =>
 
     const attempt = renderer.render(leased.order).pipe(
       Effect.mapError((error) => new Rejected({ mailer: "renderer", detail: error.detail })),
-      Effect.flatMap((email) =>
-        mailer.send(email, { idempotencyKey }).pipe(
-          Effect.tapError((error) => Metrics.send(sendOutcome[error._tag])),
-          retryTransient(policy)
-        )
-      ),
+      Effect.flatMap((email) => {
+        // One rule for header-bound values, before any mailer (see `headerProblem`).
+        const problem = headerProblem(email)
+        return problem !== undefined
+          ? Effect.fail(new Rejected({ mailer: "renderer", detail: problem }))
+          : mailer.send(email, { idempotencyKey }).pipe(
+            Effect.tapError((error) => Metrics.send(sendOutcome[error._tag])),
+            retryTransient(policy)
+          )
+      }),
       // The send policy's bound covers the rendering too.
       boundSend(policy, mailer),
       step("send", { orderKey: leased.order.key, mailer: mailer.name })

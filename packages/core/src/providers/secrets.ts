@@ -16,11 +16,15 @@ export type SecretsInput = Redacted.Redacted<string> | Secrets
 /** One secret or a list, as the non-empty list. */
 export const secretList = (input: SecretsInput): Secrets => Redacted.isRedacted(input) ? [input] : input
 
-/** A comma-separated list in one config value, each entry kept `Redacted`. */
+/**
+ * A comma-separated list in one config value, each entry kept `Redacted`. Read as a string
+ * and redacted at once (not `Config.redacted`, whose error for an unset value says
+ * `"<redacted>"` instead of "not set"); no error below ever holds the value.
+ */
 export const secretsConfig = (name: string): Config.Config<Secrets> =>
-  Config.redacted(name).pipe(
+  Config.string(name).pipe(
     Config.mapOrFail((value) => {
-      const entries = Redacted.value(value).split(",").map((entry) => entry.trim()).filter((entry) => entry !== "")
+      const entries = value.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "")
       return Arr.isNonEmptyReadonlyArray(entries)
         ? Either.right(Arr.map(entries, (entry) => Redacted.make(entry)))
         : Either.left(ConfigError.InvalidData([name], "holds no webhook secret"))

@@ -107,6 +107,7 @@ export const makeMemoryStore = () => {
         possibleDuplicates,
         leasesLost,
         alerts: alerts.size,
+        alertsUndelivered: Array.from(alerts.values()).filter((alert) => alert.deliveredAt === null).length,
         receipts: receipts.size
       }
     })

@@ -1,7 +1,8 @@
-import { Command } from "@effect/cli"
+import { Command, Options } from "@effect/cli"
 import { RetryPolicy, type RetryPolicyShape } from "@hookgate/core"
 import { Console, Duration, Effect, Option, Redacted } from "effect"
-import { GatewayConfig } from "../config/gateway-config.js"
+import { DEV_SETTINGS, GatewayConfig } from "../config/gateway-config.js"
+import { settingsProvider, SettingsSource } from "../config/source.js"
 import { describeAlerts, describeMailer, mountedProviders } from "../gateway-layer.js"
 import { table } from "./print.js"
 import { targetLine } from "./target.js"
@@ -45,21 +46,39 @@ export const effectiveSettings = (config: GatewayConfig, policy: RetryPolicyShap
   ["HOOKGATE_DATABASE_URL", Option.match(config.databaseUrl, { onNone: () => "- (SQLite)", onSome: () => REDACTED })],
   ["HOOKGATE_CAMPAIGN_POLL", Duration.format(config.campaignPoll)],
   ["HOOKGATE_SHUTDOWN_GRACE", Duration.format(config.shutdownGrace)],
+  ["HOOKGATE_HEADERS_TIMEOUT", Duration.format(config.headersTimeout)],
+  ["HOOKGATE_REQUEST_TIMEOUT", Duration.format(config.requestTimeout)],
   ["HOOKGATE_LOG_FORMAT", config.logFormat]
 ]
 
-const check = Command.make("check", {}, () =>
+const dev = Options.boolean("dev").pipe(
+  Options.withDescription("check the settings `serve --dev` (npm start) runs with: the development settings under yours")
+)
+
+/** The table on stdout (the data); the first line and any problem on stderr, as every command does. */
+const checkSettings = (command: string) =>
   Effect.gen(function*() {
     const config = yield* GatewayConfig
-    yield* Console.log(targetLine(config, "config check"))
+    yield* Console.error(targetLine(config, command))
     yield* Console.log(table(["setting", "effective value"], effectiveSettings(config, yield* RetryPolicy.make(config.retry)).map(([k, v]) => [k, v])))
-    yield* Console.log(
-      mountedProviders(config).length === 0
-        ? "\nnot servable: no provider is configured (set STRIPE_WEBHOOK_SECRET and/or CREEM_WEBHOOK_SECRET)"
-        : "\nthe settings are valid"
-    )
-    if (mountedProviders(config).length === 0) process.exitCode = 1
-  })).pipe(Command.withDescription("validate the settings (environment and --config file) and print the effective values, secrets redacted"))
+    if (mountedProviders(config).length === 0) {
+      process.exitCode = 1
+      return yield* Console.error("hookgate: not servable: no provider is configured (set STRIPE_WEBHOOK_SECRET and/or CREEM_WEBHOOK_SECRET)")
+    }
+    yield* Console.error("the settings are valid")
+  })
+
+const check = Command.make("check", { dev }, ({ dev }) =>
+  dev
+    ? Effect.gen(function*() {
+      const { file } = yield* SettingsSource
+      // As `serve --dev`: the development settings sit under the environment and the settings file.
+      // The admin token is random per process: this one is not the running gateway's (it shows as <redacted> either way).
+      const provider = yield* settingsProvider({ file, defaults: DEV_SETTINGS })
+      yield* checkSettings("config check --dev").pipe(Effect.withConfigProvider(provider))
+    })
+    : checkSettings("config check")
+).pipe(Command.withDescription("validate the settings (environment and --config file) and print the effective values, secrets redacted"))
 
 export const configCommand = Command.make("config").pipe(
   Command.withDescription("the gateway's settings"),

@@ -4,8 +4,10 @@ import { campaignsCommand } from "./campaigns.js"
 import { configCommand } from "./config-check.js"
 import { demoCommand } from "./demo.js"
 import { ordersCommand } from "./orders.js"
+import { VERSION } from "./help.js"
 import { sendTestCommand } from "./send-test.js"
 import { serveCommand } from "./serve.js"
+import { statsCommand } from "./stats.js"
 import { sweepCommand } from "./sweep.js"
 
 export const hookgate = Command.make("hookgate").pipe(
@@ -13,6 +15,7 @@ export const hookgate = Command.make("hookgate").pipe(
   Command.withSubcommands([
     serveCommand,
     sweepCommand,
+    statsCommand,
     ordersCommand,
     alertsCommand,
     campaignsCommand,
@@ -22,4 +25,4 @@ export const hookgate = Command.make("hookgate").pipe(
   ])
 )
 
-export const cli = Command.run(hookgate, { name: "hookgate", version: "0.1.0" })
+export const cli = Command.run(hookgate, { name: "hookgate", version: VERSION })

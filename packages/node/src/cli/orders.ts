@@ -4,6 +4,7 @@ import { Console, Duration, Effect, Option } from "effect"
 import { GatewayConfig } from "../config/gateway-config.js"
 import { withStore } from "./context.js"
 import { describeAttempts, printOrders, printUnfulfilled } from "./print.js"
+import { countOption } from "./count-option.js"
 import { OperatorRefusal } from "./refusal.js"
 
 const key = Args.text({ name: "key" }).pipe(Args.withDescription("the order key, e.g. stripe:cs_test_…"))
@@ -12,7 +13,7 @@ const list = Command.make(
   "list",
   {
     status: Options.choice("status", ["pending", "sent", "failed", "capped"]).pipe(Options.optional),
-    limit: Options.integer("limit").pipe(Options.withDefault(50))
+    limit: countOption("limit", { min: 1, fallback: 50, description: "at most this many orders (default 50)" })
   },
   ({ limit, status }) =>
     withStore("orders list")(Effect.gen(function*() {
@@ -31,7 +32,7 @@ const UNFULFILLED = ["unfulfillable", "malformed"] as const
 
 const unfulfillable = Command.make(
   "unfulfillable",
-  { limit: Options.integer("limit").pipe(Options.withDefault(50)) },
+  { limit: countOption("limit", { min: 1, fallback: 50, description: "at most this many events (default 50)" }) },
   ({ limit }) =>
     withStore("orders unfulfillable")(Effect.flatMap(OrderStore, (store) => store.receipts({ outcomes: UNFULFILLED, limit })))
       .pipe(Effect.flatMap(printUnfulfilled))

@@ -17,7 +17,8 @@ export const printOrders = (orders: ReadonlyArray<Order>) =>
     orders.length === 0
       ? "no orders"
       : table(
-        ["order", "status", "attempts", "next attempt", "last error"],
+        // `attempts` in the store counts recorded failures (a sent order shows 0): the column says so.
+        ["order", "status", "failures", "next attempt", "last error"],
         orders.map((o) => [o.key, o.status, String(o.attempts), o.status === "pending" ? time(o.nextAttemptAt) : "-", clip(o.lastError)])
       )
   )
@@ -67,7 +68,7 @@ export const printReport = (report: SweepReport) =>
 /** What is known of an order's earlier attempts, before an operator acts on it. */
 export const describeAttempts = (order: Order) =>
   [
-    `order ${order.key}: ${order.status}, ${order.attempts} recorded attempt(s)`,
+    `order ${order.key}: ${order.status}, ${order.attempts} failed attempt(s) recorded`,
     `  last error:   ${order.lastError ?? "-"}`,
     `  message id:   ${order.messageId ?? "-"}`,
     `  uncertain:    ${

@@ -2,8 +2,10 @@ import { Args, Command, Options } from "@effect/cli"
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Config, Console, Effect, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
+import { countOption } from "./count-option.js"
 import { gatewayUrl } from "./gateway-client.js"
 import { table } from "./print.js"
+import { OperatorRefusal } from "./refusal.js"
 import { type ProviderName, signedPayingEvent, type SignedEvent } from "./sample-events.js"
 
 export interface Answer {
@@ -34,8 +36,17 @@ export const postRepeatedly = (url: string, event: SignedEvent, times: number, c
           Effect.scoped
         ),
       { concurrency }
+    ).pipe(
+      Effect.catchTag("RequestError", () =>
+        new OperatorRefusal({
+          message: `not sent: no gateway answered at ${url}. Start it (\`hookgate serve\`, or \`npm start\` in the repository), ` +
+            "or point --url (or HOOKGATE_URL) at the running one"
+        })),
+      Effect.catchTag("ResponseError", (error) =>
+        new OperatorRefusal({ message: `the gateway at ${url} answered ${error.response.status} with a body that is not JSON` }))
     )
   })
+
 
 const secretName = (provider: ProviderName) => provider === "stripe" ? "STRIPE_WEBHOOK_SECRET" : "CREEM_WEBHOOK_SECRET"
 
@@ -44,8 +55,8 @@ export const sendTestCommand = Command.make(
   {
     provider: Args.choice([["stripe", "stripe" as const], ["creem", "creem" as const]], { name: "provider" }),
     url: Options.text("url").pipe(Options.optional, Options.withDescription("the gateway (default HOOKGATE_URL, else http://$HOST:$PORT with HOST 127.0.0.1 when unset)")),
-    replays: Options.integer("replays").pipe(Options.withDefault(0), Options.withDescription("send the same signed event this many more times")),
-    concurrency: Options.integer("concurrency").pipe(Options.withDefault(1), Options.withDescription("requests in flight at once")),
+    replays: countOption("replays", { min: 0, fallback: 0, description: "send the same signed event this many more times" }),
+    concurrency: countOption("concurrency", { min: 1, fallback: 1, description: "requests in flight at once" }),
     email: Options.text("email").pipe(Options.withDefault("buyer@example.com"))
   },
   ({ concurrency, email, provider, replays, url }) =>
@@ -61,10 +72,18 @@ export const sendTestCommand = Command.make(
       const secret = Redacted.make(Redacted.value(secrets).split(",")[0]!.trim())
       const event = yield* signedPayingEvent(provider, secret, { id: randomBytes(6).toString("hex"), email })
       yield* Console.log(`posting a signed ${provider} paying event for ${event.orderKey} to ${base} ${1 + replays} time(s), ${concurrency} at once`)
-      const answers = yield* postRepeatedly(base, event, 1 + replays, Math.max(1, concurrency))
+      const answers = yield* postRepeatedly(base, event, 1 + replays, concurrency)
       yield* Console.log(table(["#", "http", "status"], answers.map((a) => [String(a.n), String(a.httpStatus), a.status])))
       const counts = new Map<string, number>()
       for (const a of answers) counts.set(a.status, (counts.get(a.status) ?? 0) + 1)
       yield* Console.log(`summary: ${Array.from(counts, ([status, n]) => `${status} ${n}`).join(", ")}`)
+      // A 401 (the secret is not the gateway's), a 404 (provider not mounted), a 5xx: the test failed.
+      const refused = answers.filter((a) => a.httpStatus < 200 || a.httpStatus > 299)
+      if (refused.length > 0) {
+        return yield* new OperatorRefusal({
+          message: `${refused.length} of ${answers.length} answer(s) were not 2xx (first: ${refused[0]!.httpStatus} ${refused[0]!.status})` +
+            (refused[0]!.httpStatus === 401 ? `: is ${secretName(provider)} the running gateway's?` : "")
+        })
+      }
     }).pipe(Effect.provide(FetchHttpClient.layer))
 ).pipe(Command.withDescription("sign a realistic paying event with the configured secret and post it to a running gateway"))

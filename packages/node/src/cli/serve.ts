@@ -1,6 +1,6 @@
 import { Command, Options } from "@effect/cli"
 import { HttpServerError } from "@effect/platform"
-import { Config, Console, Effect, Layer, Option } from "effect"
+import { Config, Console, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { DEV_SETTINGS, GatewayConfig } from "../config/gateway-config.js"
 import { settingsProvider, SettingsSource } from "../config/source.js"
 import { describeGateway } from "../gateway-layer.js"
@@ -25,15 +25,22 @@ const banner = (url: string, supplied: ReadonlyArray<string>) =>
       `  metrics    ${url}/metrics${Option.isSome(config.metricsToken) ? " (Bearer token)" : " (open; set HOOKGATE_METRICS_TOKEN to require a token)"}`
     ]
     if (supplied.length > 0) {
-      lines.push("", "Development settings (npm start only; set your own in production):")
+      lines.push("", "Development settings (supplied by serve --dev, as npm start runs it; never use them in production):")
       for (const name of supplied) lines.push(`  ${name}=${DEV_SETTINGS[name]}`)
       const provider = about.providers[0]!
       const secretName = provider === "stripe" ? "STRIPE_WEBHOOK_SECRET" : "CREEM_WEBHOOK_SECRET"
       const secret = supplied.includes(secretName) ? DEV_SETTINGS[secretName] : `<your ${secretName}>`
+      const port = new URL(url).port
+      const token = Option.match(config.adminToken, {
+        onNone: () => undefined,
+        onSome: (t) => (supplied.includes("HOOKGATE_ADMIN_TOKEN") ? Redacted.value(t) : "<your HOOKGATE_ADMIN_TOKEN>")
+      })
       lines.push(
         "",
         "Try it from a second terminal:",
-        `  ${secretName}=${secret} PORT=${new URL(url).port} npx hookgate send-test ${provider} --replays 3 --concurrency 4`
+        `  ${secretName}=${secret} PORT=${port} npx hookgate send-test ${provider} --replays 3 --concurrency 4`,
+        ...(token === undefined ? [] : [`  HOOKGATE_ADMIN_TOKEN=${token} PORT=${port} npx hookgate sweep`]),
+        "  npx hookgate config check --dev"
       )
     }
     // For the human at the terminal, on stderr: stdout carries only log lines (one JSON object each by default).
@@ -63,9 +70,16 @@ const run = (supplied: ReadonlyArray<string>) =>
         )
       )
       yield* banner(yield* Effect.provide(serverUrl, context), supplied)
-      yield* Effect.never
+      // SIGTERM and SIGINT interrupt this fiber: say so before the scope closes the server.
+      yield* Effect.never.pipe(
+        Effect.onInterrupt(() =>
+          Effect.logInfo("shutting down").pipe(
+            Effect.annotateLogs({ graceMs: Duration.toMillis(config.shutdownGrace) })
+          )
+        )
+      )
     }))
-  })
+  }).pipe(Effect.onInterrupt(() => Effect.logInfo("stopped")))
 
 export const serveCommand = Command.make("serve", { dev }, ({ dev }) =>
   Effect.gen(function*() {

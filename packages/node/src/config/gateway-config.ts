@@ -1,20 +1,24 @@
-import { LEASE_MARGIN, RetryPolicyConfig, retryPolicyConfigError } from "@hookgate/core"
+import { durationConfig, LEASE_MARGIN, type RetryPolicyOptions, retryPolicyConfigError, retryPolicyProblems } from "@hookgate/core"
 import { secretsConfig } from "@hookgate/core/providers"
-import { Config, Duration, Either, Option, Redacted } from "effect"
+import { Config, ConfigError, Duration, Effect, Either, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 
 /**
  * The gateway's settings, read through Effect's Config (see `settingsProvider`
  * for where from). Secrets are `Redacted`; comma-separated secret lists allow
- * rotation. Every problem is reported, each as one `InvalidData` naming its setting.
+ * rotation. Every problem is reported at once (each setting is read on its own, then the
+ * settings that depend on one another are checked), each as one `InvalidData` naming its setting.
+ * Durations take every form `parseDuration` reads: `5m`, `2m 30s`, `5 minutes`, `30000`, `PT5M`.
  */
 
-const POSITIVE = "must be a positive duration, e.g. \"5 seconds\""
+const POSITIVE = "must be a positive duration, e.g. 5s or \"5 seconds\""
+
+const isPositive = (d: Duration.Duration) => Duration.isFinite(d) && Duration.greaterThan(d, Duration.zero)
 
 /** A duration that must be above zero: `0 seconds` would make a loop spin (sweep, campaign watcher). */
 const positiveDuration = (name: string, fallback: Duration.DurationInput) =>
-  Config.duration(name).pipe(
-    Config.validate({ message: POSITIVE, validation: (d) => Duration.isFinite(d) && Duration.greaterThan(d, Duration.zero) }),
+  durationConfig(name).pipe(
+    Config.validate({ message: POSITIVE, validation: isPositive }),
     Config.withDefault(Duration.decode(fallback))
   )
 
@@ -31,7 +35,7 @@ const isHttpUrl = (value: string) => {
 const token = (name: string) =>
   Config.string(name).pipe(Config.validate({ message: "must not be empty", validation: (t) => t.trim() !== "" }), Config.map(Redacted.make))
 
-const settings = Config.all({
+const fields = {
   // 0 asks the system for a free port (tests, the demo).
   port: Config.integer("PORT").pipe(
     Config.validate({ message: "must be a port number (0 for any free port)", validation: (n) => n >= 0 && n <= 65535 }),
@@ -45,7 +49,14 @@ const settings = Config.all({
   /** How long a write waits in all for another process's lock before the store reports itself unavailable. */
   dbBusyTimeout: positiveDuration("HOOKGATE_DB_BUSY_TIMEOUT", "5 seconds"),
   /** `postgres://…` selects Postgres (several processes, one database); unset, the SQLite file HOOKGATE_DB. */
-  databaseUrl: Config.option(Config.redacted("HOOKGATE_DATABASE_URL")),
+  // Read as a string and redacted at once: the refusal names the setting, never the value.
+  databaseUrl: Config.option(Config.string("HOOKGATE_DATABASE_URL").pipe(
+    Config.validate({
+      message: "must be a postgres:// or postgresql:// URL (unset it to use the SQLite file HOOKGATE_DB)",
+      validation: (url) => /^postgres(ql)?:\/\/[^/?#]/i.test(url)
+    }),
+    Config.map(Redacted.make)
+  )),
   /** Postgres connections per process. */
   dbPoolSize: Config.integer("HOOKGATE_DB_POOL_SIZE").pipe(
     Config.validate({ message: "must be a positive number of connections", validation: (n) => n > 0 }),
@@ -60,7 +71,7 @@ const settings = Config.all({
   /** Read by the Resend package; here so that `config check` reports it missing. */
   resendApiKey: Config.option(Config.redacted("RESEND_API_KEY")),
   /** Resend's per-request timeout (its package reads it too): the lease must outlast it. */
-  resendTimeout: Config.duration("RESEND_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10))),
+  resendTimeout: durationConfig("RESEND_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10))),
   from: Config.string("HOOKGATE_FROM").pipe(Config.withDefault("hookgate <orders@hookgate.localhost>")),
   ownerEmail: Config.option(Config.string("HOOKGATE_OWNER_EMAIL")),
   /**
@@ -87,7 +98,14 @@ const settings = Config.all({
     Config.withDefault(256 * 1024)
   ),
   /** How long in-flight requests may run on shutdown before connections are closed. */
-  shutdownGrace: Config.duration("HOOKGATE_SHUTDOWN_GRACE").pipe(Config.withDefault(Duration.seconds(10))),
+  shutdownGrace: durationConfig("HOOKGATE_SHUTDOWN_GRACE").pipe(Config.withDefault(Duration.seconds(10))),
+  /**
+   * How long a client may take to send a request's headers, and its whole request (headers and
+   * body). A provider sends a webhook in well under a second and waits seconds for the answer;
+   * a connection that stalls is closed (408) instead of being held for Node's five minutes.
+   */
+  headersTimeout: positiveDuration("HOOKGATE_HEADERS_TIMEOUT", "10 seconds"),
+  requestTimeout: positiveDuration("HOOKGATE_REQUEST_TIMEOUT", "30 seconds"),
   /** How often an idle gateway looks for running campaigns with batches to send (started from the CLI, or before a restart). */
   campaignPoll: positiveDuration("HOOKGATE_CAMPAIGN_POLL", "5 seconds"),
   /**
@@ -95,14 +113,40 @@ const settings = Config.all({
    * is probed again; unset: 30 seconds, doubling, at most 10 minutes.
    */
   mailerProbeEvery: Config.option(
-    Config.duration("HOOKGATE_MAILER_PROBE_EVERY").pipe(
-      Config.validate({ message: POSITIVE, validation: (d) => Duration.isFinite(d) && Duration.greaterThan(d, Duration.zero) })
-    )
+    durationConfig("HOOKGATE_MAILER_PROBE_EVERY").pipe(Config.validate({ message: POSITIVE, validation: isPositive }))
   ),
   /** `json` (one object per line, the default) or `pretty` (for a human at a terminal). */
   logFormat: Config.literal("json", "pretty")("HOOKGATE_LOG_FORMAT").pipe(Config.withDefault("json" as const)),
-  /** The retry settings (lease, sweep cadence, cap, send timeout), validated as `RetryPolicy.layerConfig` does. */
-  retry: RetryPolicyConfig
+  // The retry settings, each read on its own here and checked together below (as `RetryPolicyConfig` does).
+  maxAttempts: Config.integer("HOOKGATE_MAX_ATTEMPTS").pipe(Config.withDefault(8)),
+  leaseFor: durationConfig("HOOKGATE_LEASE").pipe(Config.withDefault(Duration.minutes(5))),
+  sweepEvery: durationConfig("HOOKGATE_SWEEP_EVERY").pipe(Config.withDefault(Duration.minutes(10))),
+  sendTimeout: Config.option(durationConfig("HOOKGATE_SEND_TIMEOUT")),
+  backoffBase: durationConfig("HOOKGATE_RETRY_BACKOFF").pipe(Config.withDefault(Duration.minutes(1)))
+}
+
+type Fields = typeof fields
+type Read = { readonly [K in keyof Fields]: Config.Config.Success<Fields[K]> }
+type Settings = Omit<Read, "maxAttempts" | "leaseFor" | "sweepEvery" | "sendTimeout" | "backoffBase"> & {
+  /** The retry settings (lease, sweep cadence, cap, send timeout, backoff), validated as `RetryPolicyConfig` does. */
+  readonly retry: RetryPolicyOptions
+}
+
+const RETRY_NAMES = {
+  maxAttempts: "HOOKGATE_MAX_ATTEMPTS",
+  leaseFor: "HOOKGATE_LEASE",
+  sweepEvery: "HOOKGATE_SWEEP_EVERY",
+  sendTimeout: "HOOKGATE_SEND_TIMEOUT",
+  backoffBase: "HOOKGATE_RETRY_BACKOFF"
+} as const
+
+/** The retry options of the settings that could be read (the others are reported already). */
+const retryOptions = (read: Partial<Read>): RetryPolicyOptions => ({
+  ...(read.maxAttempts === undefined ? {} : { maxAttempts: read.maxAttempts }),
+  ...(read.leaseFor === undefined ? {} : { leaseFor: read.leaseFor }),
+  ...(read.sweepEvery === undefined ? {} : { sweepEvery: read.sweepEvery }),
+  ...(read.sendTimeout === undefined || Option.isNone(read.sendTimeout) ? {} : { sendTimeout: read.sendTimeout.value }),
+  ...(read.backoffBase === undefined ? {} : { backoffBase: read.backoffBase })
 })
 
 /**
@@ -110,20 +154,30 @@ const settings = Config.all({
  * lease its timeout fits in: a send still running when its lease ends may be sent twice),
  * and an alert webhook token only with its URL.
  */
-const crossProblems = (config: Config.Config.Success<typeof settings>) => {
+const crossProblems = (config: Partial<Read>) => {
   const problems: Array<{ setting: string; message: string }> = []
-  if (Option.isSome(config.alertWebhookToken) && Option.isNone(config.alertWebhookUrl)) {
+  if (config.alertWebhookToken !== undefined && Option.isSome(config.alertWebhookToken) && config.alertWebhookUrl !== undefined && Option.isNone(config.alertWebhookUrl)) {
     problems.push({ setting: "HOOKGATE_ALERT_WEBHOOK_TOKEN", message: "is set without HOOKGATE_ALERT_WEBHOOK_URL" })
   }
+  problems.push(...retryPolicyProblems(retryOptions(config), { requireLeaseMargin: true, names: RETRY_NAMES }))
+  if (config.headersTimeout !== undefined && config.requestTimeout !== undefined &&
+    Duration.greaterThan(config.headersTimeout, config.requestTimeout)) {
+    problems.push({
+      setting: "HOOKGATE_HEADERS_TIMEOUT",
+      message: `must not exceed HOOKGATE_REQUEST_TIMEOUT (${Duration.format(config.requestTimeout)}): the request's deadline includes its headers`
+    })
+  }
   if (config.mailer === "resend") problems.push(...resendProblems(config))
-  return problems.length === 0 ? Either.right(config) : Either.left(retryPolicyConfigError(problems))
+  return problems
 }
 
-const resendProblems = (config: Config.Config.Success<typeof settings>) => {
+const resendProblems = (config: Partial<Read>) => {
   const problems: Array<{ setting: string; message: string }> = []
-  if (Option.isNone(config.resendApiKey)) problems.push({ setting: "RESEND_API_KEY", message: "is not set (needed with HOOKGATE_MAILER=resend)" })
-  const lease = Duration.decode(config.retry.leaseFor ?? "5 minutes")
-  if (Duration.lessThan(lease, Duration.sum(config.resendTimeout, LEASE_MARGIN))) {
+  if (config.resendApiKey !== undefined && Option.isNone(config.resendApiKey)) {
+    problems.push({ setting: "RESEND_API_KEY", message: "is not set (needed with HOOKGATE_MAILER=resend)" })
+  }
+  if (config.leaseFor !== undefined && config.resendTimeout !== undefined &&
+    Duration.lessThan(config.leaseFor, Duration.sum(config.resendTimeout, LEASE_MARGIN))) {
     problems.push({
       setting: "HOOKGATE_LEASE",
       message: `must exceed RESEND_TIMEOUT (${Duration.format(config.resendTimeout)}) by at least ${Duration.format(LEASE_MARGIN)}`
@@ -132,9 +186,28 @@ const resendProblems = (config: Config.Config.Success<typeof settings>) => {
   return problems
 }
 
-export const GatewayConfig = settings.pipe(Config.mapOrFail(crossProblems))
+/**
+ * The gateway's settings from the config provider in context. Every setting is read on
+ * its own, so one run reports every problem: the ones of single settings, and those
+ * between the settings that could be read (all joined in one `ConfigError`).
+ */
+export const GatewayConfig: Effect.Effect<Settings, ConfigError.ConfigError> = Effect.gen(function*() {
+  const read: Partial<Record<keyof Fields, unknown>> = {}
+  const errors: Array<ConfigError.ConfigError> = []
+  for (const [name, field] of Object.entries(fields) as Array<[keyof Fields, Config.Config<unknown>]>) {
+    const result = yield* Effect.either(field)
+    if (Either.isRight(result)) read[name] = result.right
+    else errors.push(result.left)
+  }
+  const values = read as Partial<Read>
+  const cross = crossProblems(values)
+  if (cross.length > 0) errors.push(retryPolicyConfigError(cross))
+  if (errors.length > 0) return yield* Effect.fail(errors.reduce((all, next) => ConfigError.And(all, next)))
+  const { backoffBase: _b, leaseFor: _l, maxAttempts: _m, sendTimeout: _s, sweepEvery: _w, ...rest } = values as Read
+  return { ...rest, retry: retryOptions(values) }
+})
 
-export type GatewayConfig = Config.Config.Success<typeof GatewayConfig>
+export type GatewayConfig = Settings
 
 /**
  * Development settings `serve --dev` (npm start) and the demo supply when none

@@ -1,7 +1,8 @@
-import { ConfigProvider, Context, Effect, Schema } from "effect"
+import { Console, ConfigProvider, Context, Effect, Schema } from "effect"
 import { parse as parseDotenv } from "dotenv"
 import { readFile } from "node:fs/promises"
 import { extname } from "node:path"
+import { unknownSettings } from "./known-settings.js"
 
 /**
  * Where every command reads its settings: the environment first, then an
@@ -66,6 +67,22 @@ export const settingsProvider = (options: SourceOptions = {}) =>
     return options.defaults === undefined
       ? withFile
       : ConfigProvider.orElse(withFile, () => ConfigProvider.fromMap(new Map(Object.entries(options.defaults!))))
+  })
+
+/**
+ * Warns on stderr, once per command, about every `HOOKGATE_*` name in the environment or the
+ * settings file that hookgate does not read (a typo leaves its setting at the default).
+ */
+export const warnUnknownSettings = (options: SourceOptions = {}) =>
+  Effect.gen(function*() {
+    const env = options.env ?? process.env
+    const file = options.file ?? env.HOOKGATE_CONFIG
+    const fromFile = file === undefined || file === "" ? {} : yield* readSettingsFile(file)
+    const warnings = [
+      ...unknownSettings(Object.keys(env), "environment"),
+      ...unknownSettings(Object.keys(fromFile), `settings file ${file}`)
+    ]
+    yield* Effect.forEach(warnings, (warning) => Console.error(`hookgate: warning: ${warning}`), { discard: true })
   })
 
 /** The settings file the command line named (`--config PATH`), for commands that build their own provider (`serve --dev`). */

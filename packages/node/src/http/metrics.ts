@@ -4,6 +4,7 @@ import { HttpRouter, HttpServerResponse } from "@effect/platform"
 import { PrometheusExporter, PrometheusSerializer } from "@opentelemetry/exporter-prometheus"
 import { Context, Effect, Layer, Option, type Redacted } from "effect"
 import { adminTokenGuard } from "@hookgate/core/http"
+import { refreshStoreGauges } from "./store-gauges.js"
 
 /**
  * `GET /metrics` in Prometheus text format: Effect's metrics reach an
@@ -28,6 +29,7 @@ export class PrometheusReader extends Context.Tag("@hookgate/node/PrometheusRead
 const serializer = new PrometheusSerializer()
 
 const metricsText = Effect.gen(function*() {
+  yield* refreshStoreGauges
   const reader = yield* PrometheusReader
   const { resourceMetrics } = yield* Effect.promise(() => reader.collect())
   return HttpServerResponse.text(serializer.serialize(resourceMetrics), {

@@ -17,7 +17,7 @@ beforeAll(async () => {
   resend = await startResendTestServer()
   Object.assign(process.env, {
     STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
-    CREEM_WEBHOOK_SECRET: "whsec_consumer_app_creem",
+    // A Stripe-only shop: Creem's secret is not set, and the README's layer leaves Creem out.
     RESEND_API_KEY: resend.apiKey,
     RESEND_BASE_URL: resend.url,
     HOOKGATE_ALERT_EMAIL_TO: "owner@shop.example",
@@ -46,6 +46,15 @@ it("sends once: sent, then duplicate for the provider's retry", async () => {
   expect(await onWebhook("stripe", bytes(payload), signed(payload))).toEqual({ status: 200, outcome: "Duplicate" })
   expect(resend.emails).toHaveLength(1)
   expect(resend.emails[0]).toMatchObject({ to: ["buyer@example.com"], subject: "Your licence key" })
+})
+
+it("rejects with the tagged error itself, not Effect's FiberFailure (README: each with its tag)", async () => {
+  const rejected = await onWebhook("nope", bytes(payload), signed(payload)).then(
+    () => undefined,
+    (error: unknown) => error
+  )
+  expect(rejected).toMatchObject({ _tag: "UnknownProvider", provider: "nope" })
+  expect(String((rejected as Error).name)).not.toMatch(/FiberFailure/)
 })
 
 it("refuses a tampered body with a typed SignatureError", async () => {
