@@ -6,8 +6,3 @@
 export { layer, make } from "./mailer.js"
 export * from "./options.js"
 export type * from "./binding.js"
-/**
- * The MIME message the Email Routing form sends (CRLF, base64 bodies, no dependency).
- * Public because `@hookgate/node`'s outbox mailer writes the same MIME to `.eml` files.
- */
-export { buildMime } from "./internal/mime.js"

@@ -3,7 +3,6 @@ import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Either, Tracer } from "effect"
 import PostalMime from "postal-mime"
 import {
-  buildMime,
   type EmailMessageConstructor,
   type EmailSendingMessage,
   make,
@@ -11,6 +10,7 @@ import {
 } from "../src/cloudflare-email.js"
 import { type ParsedMailbox, parseMailbox } from "../src/internal/addresses.js"
 import { classifyThrown } from "../src/internal/classify.js"
+import { buildMime } from "../src/internal/mime.js"
 import { messageIdFor } from "../src/internal/message-id.js"
 
 /** Unit tests in Node with stand-in bindings; the real binding is exercised in Miniflare (binding.test.ts). */
