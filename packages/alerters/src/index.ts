@@ -5,6 +5,6 @@
  * and `fanOut` to use several. The log alerter is `Alerter.layerLog()` in
  * @hookgate/core/alerts.
  */
-export * as EmailAlerter from "./email-alerter.js"
-export * as WebhookAlerter from "./webhook-alerter.js"
+export * as EmailAlerter from "./EmailAlerter.js"
+export * as WebhookAlerter from "./WebhookAlerter.js"
 export { fanOut } from "./fan-out.js"

@@ -1,6 +1,7 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { D1Client } from "@effect/sql-d1"
 import { D1Store } from "@hookgate/store-d1"
+import type { SqlStoreServices } from "@hookgate/store-sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { binding, type WorkerEnv } from "./env.js"
@@ -24,7 +25,7 @@ export const d1Binding = (name = "DB") => binding<D1Store.D1Database>(name, "pre
 export const layerD1Store = (
   options: D1BindingOptions = {}
 ): Layer.Layer<
-  D1Store.SqlStoreServices | SqlClient.SqlClient | D1Client.D1Client,
+  SqlStoreServices | SqlClient.SqlClient | D1Client.D1Client,
   MissingBinding | D1Store.D1MigrationError,
   WorkerEnv
 > =>

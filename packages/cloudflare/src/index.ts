@@ -3,4 +3,4 @@
  * `Cloudflare.makeWorker({ layer })` answers `{ fetch, scheduled, queue }` for
  * `export default`; bindings and secrets become layers.
  */
-export * as Cloudflare from "./cloudflare.js"
+export * as Cloudflare from "./Cloudflare.js"

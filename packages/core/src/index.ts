@@ -36,7 +36,7 @@ export { Metrics, UNKNOWN_PROVIDER_LABEL } from "./observability/metrics.js"
 export { DURATION_FORMS, durationConfig, parseDuration } from "./kernel/duration-config.js"
 export { consoleJsonLogger, jsonLogger } from "./observability/json-logger.js"
 /** Whole epoch milliseconds, made where every stored time is produced: `now`, `after`. */
-export * as EpochMillis from "./kernel/epoch-millis.js"
+export * as EpochMillis from "./kernel/EpochMillis.js"
 /**
  * A span `hookgate.<name>` around an effect when a tracer exports it (e.g.
  * `@effect/opentelemetry`'s), and nothing under Effect's built-in tracer, which

@@ -84,6 +84,40 @@ describe("core's folders", () => {
   })
 })
 
+describe("the packages' public grammar", () => {
+  const packages = join(root, "packages")
+  const entryPoints = readdirSync(packages).flatMap((name) => {
+    const dir = join(packages, name, "src")
+    try {
+      return filesUnder(dir).filter((file) => file.endsWith("/index.ts"))
+    } catch {
+      return []
+    }
+  })
+
+  it("each namespace is a PascalCase module of its own name (export * as Resend from \"./Resend.js\")", () => {
+    const namespaces = entryPoints.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/export \* as (\w+) from "([^"]+)"/g)].map((m) => ({
+        file: relative(root, file),
+        name: m[1]!,
+        module: m[2]!.split("/").pop()!.replace(/\.js$/, "")
+      }))
+    )
+    expect(namespaces.length).toBeGreaterThan(15)
+    expect(namespaces.filter((n) => n.name !== n.module)).toEqual([])
+  })
+
+  it("no entry point re-exports an internal module", () => {
+    const leaks = entryPoints.flatMap((file) => {
+      const dir = dirname(file)
+      return filesUnder(dir).filter((f) => !f.includes("/internal/")).flatMap((f) =>
+        [...readFileSync(f, "utf8").matchAll(/export [^;]*?from "([^"]*\/internal\/[^"]*)"/g)].map((m) => `${relative(root, f)}: ${m[1]}`)
+      )
+    })
+    expect(leaks).toEqual([])
+  })
+})
+
 describe("the docs", () => {
   const docs = [
     "README.md",

@@ -3,4 +3,4 @@
  * `send_email` binding, in its Email Sending and Email Routing forms. One
  * namespace: `CloudflareEmail.layer(options)`, `CloudflareEmail.make(options)`.
  */
-export * as CloudflareEmail from "./cloudflare-email.js"
+export * as CloudflareEmail from "./CloudflareEmail.js"

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { IDEMPOTENCY_HEADER } from "../src/cloudflare-email.js"
+import { IDEMPOTENCY_HEADER } from "../src/CloudflareEmail.js"
 import { startWorker, type TestWorker } from "./support.js"
 
 /** Sends through the mailer inside the Worker, on Miniflare's real `send_email` binding. */

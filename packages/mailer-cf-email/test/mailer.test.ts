@@ -7,7 +7,7 @@ import {
   type EmailSendingMessage,
   make,
   type SendEmailBinding
-} from "../src/cloudflare-email.js"
+} from "../src/CloudflareEmail.js"
 import { type ParsedMailbox, parseMailbox } from "../src/internal/addresses.js"
 import { classifyThrown } from "../src/internal/classify.js"
 import { buildMime } from "../src/internal/mime.js"

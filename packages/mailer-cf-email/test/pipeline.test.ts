@@ -1,7 +1,7 @@
 import { paidEvent, signTestRequest } from "@hookgate/core/testing"
 import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { IDEMPOTENCY_HEADER } from "../src/cloudflare-email.js"
+import { IDEMPOTENCY_HEADER } from "../src/CloudflareEmail.js"
 import { SECRET, startWorker, type TestWorker } from "./support.js"
 
 /**

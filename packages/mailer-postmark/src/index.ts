@@ -3,4 +3,4 @@
  * batch sends and Postmark's `ErrorCode`s classified. One namespace:
  * `Postmark.layerConfig()`, `Postmark.layer(options)`, `Postmark.make(options)`.
  */
-export * as Postmark from "./postmark.js"
+export * as Postmark from "./Postmark.js"

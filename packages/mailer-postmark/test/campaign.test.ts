@@ -5,7 +5,7 @@ import { CampaignInProcessQueue, CampaignOptions, Campaigns, CampaignTemplate } 
 import { layerMemoryAlertStore, layerMemoryLedgers, RecordingAlerter } from "@hookgate/core/testing"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel, Stream } from "effect"
-import { layer as postmarkLayer } from "../src/postmark.js"
+import { layer as postmarkLayer } from "../src/Postmark.js"
 import { type PostmarkTestServerShape, startPostmarkTestServer } from "../src/testing/index.js"
 
 const TEMPLATE = new CampaignTemplate({ from: "Shop <news@shop.example>", subject: "Hello {{name}}", text: "Dear {{name}}." })

@@ -3,7 +3,7 @@ import { Mailer, orderIdempotencyKey } from "@hookgate/core/mail"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer, Redacted, Tracer } from "effect"
 import * as net from "node:net"
-import { IDEMPOTENCY_HEADER, layerConfig, MAX_BATCH_SIZE } from "../src/postmark.js"
+import { IDEMPOTENCY_HEADER, layerConfig, MAX_BATCH_SIZE } from "../src/Postmark.js"
 import { type PostmarkTestServerShape, startPostmarkTestServer } from "../src/testing/index.js"
 import { email, failure, mailerFor, sendError } from "./support.js"
 

@@ -2,7 +2,7 @@ import { orderIdempotencyKey } from "@hookgate/core/mail"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Errors, ServerClient } from "postmark"
-import { IDEMPOTENCY_HEADER } from "../src/postmark.js"
+import { IDEMPOTENCY_HEADER } from "../src/Postmark.js"
 import { type PostmarkTestServerShape, startPostmarkTestServer } from "../src/testing/index.js"
 import { email, mailerFor } from "./support.js"
 

@@ -6,7 +6,7 @@ import { Providers } from "@hookgate/core/providers"
 import { layerMemoryStore, layerTestRenderer, makeTestProvider, paidEvent, RecordingAlerter, signTestRequest } from "@hookgate/core/testing"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Clock, Duration, Effect, Layer, Redacted } from "effect"
-import { layer as postmarkLayer, type PostmarkOptions } from "../src/postmark.js"
+import { layer as postmarkLayer, type PostmarkOptions } from "../src/Postmark.js"
 import { type PostmarkTestServerShape, startPostmarkTestServer } from "../src/testing/index.js"
 
 const SECRET = Redacted.make("whsec_postmark_pipeline")

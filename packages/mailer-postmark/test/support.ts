@@ -2,7 +2,7 @@ import { FetchHttpClient } from "@effect/platform"
 import type { MailerError, MailerShape } from "@hookgate/core/mail"
 import { OutgoingEmail } from "@hookgate/core/mail"
 import { Effect, Either } from "effect"
-import { make, type PostmarkOptions } from "../src/postmark.js"
+import { make, type PostmarkOptions } from "../src/Postmark.js"
 import type { PostmarkTestServerShape } from "../src/testing/index.js"
 
 export const email = (overrides: Partial<ConstructorParameters<typeof OutgoingEmail>[0]> = {}) =>

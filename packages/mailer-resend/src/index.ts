@@ -3,4 +3,4 @@
  * idempotency keys, batch sends and error classification. One namespace:
  * `Resend.layerConfig()`, `Resend.layer(options)`, `Resend.make(options)`.
  */
-export * as Resend from "./resend.js"
+export * as Resend from "./Resend.js"

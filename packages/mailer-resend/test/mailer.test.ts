@@ -3,7 +3,7 @@ import { Mailer, orderIdempotencyKey } from "@hookgate/core/mail"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Cause, ConfigProvider, Duration, Effect, Exit, Fiber, Layer, Redacted } from "effect"
 import * as net from "node:net"
-import { layerConfig, make, MAX_BATCH_SIZE } from "../src/resend.js"
+import { layerConfig, make, MAX_BATCH_SIZE } from "../src/Resend.js"
 import { type ResendTestServerShape, startResendTestServer } from "../src/testing/index.js"
 import { email, mailerFor, sendError } from "./support.js"
 

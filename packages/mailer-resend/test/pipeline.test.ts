@@ -6,7 +6,7 @@ import { Providers } from "@hookgate/core/providers"
 import { layerMemoryStore, layerTestRenderer, makeTestProvider, paidEvent, RecordingAlerter, signTestRequest } from "@hookgate/core/testing"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Clock, Duration, Effect, Layer, Redacted } from "effect"
-import { layer as resendLayer } from "../src/resend.js"
+import { layer as resendLayer } from "../src/Resend.js"
 import { type ResendTestServerShape, startResendTestServer } from "../src/testing/index.js"
 
 const SECRET = Redacted.make("whsec_resend_pipeline")

@@ -2,7 +2,7 @@ import { FetchHttpClient } from "@effect/platform"
 import type { MailerError, MailerShape } from "@hookgate/core/mail"
 import { OutgoingEmail } from "@hookgate/core/mail"
 import { Effect, Either } from "effect"
-import { make, type ResendOptions } from "../src/resend.js"
+import { make, type ResendOptions } from "../src/Resend.js"
 import type { ResendTestServerShape } from "../src/testing/index.js"
 
 export const email = (overrides: Partial<ConstructorParameters<typeof OutgoingEmail>[0]> = {}) =>

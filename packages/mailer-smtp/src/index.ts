@@ -4,4 +4,4 @@
  * STARTTLS or implicit TLS and SMTP replies classified. One namespace:
  * `Smtp.layerConfig()`, `Smtp.layer(options)`, `Smtp.make(options)`.
  */
-export * as Smtp from "./smtp.js"
+export * as Smtp from "./Smtp.js"

@@ -4,7 +4,7 @@ import { CampaignInProcessQueue, CampaignOptions, Campaigns, CampaignTemplate } 
 import { layerMemoryAlertStore, layerMemoryLedgers, RecordingAlerter } from "@hookgate/core/testing"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel, Stream } from "effect"
-import { layer as smtpLayer } from "../src/smtp.js"
+import { layer as smtpLayer } from "../src/Smtp.js"
 import { type SmtpTestServerShape, startSmtpTestServer } from "../src/testing/index.js"
 import { selfSignedCertificate } from "./support.js"
 

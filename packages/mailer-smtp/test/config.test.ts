@@ -1,7 +1,7 @@
 import { Mailer } from "@hookgate/core/mail"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Cause, ConfigProvider, Duration, Effect, Exit, Layer } from "effect"
-import { layerConfig } from "../src/smtp.js"
+import { layerConfig } from "../src/Smtp.js"
 import { type SmtpTestServerShape, startSmtpTestServer } from "../src/testing/index.js"
 import { mkdtemp, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"

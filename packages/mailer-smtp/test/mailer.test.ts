@@ -2,7 +2,7 @@ import { orderIdempotencyKey, sha256Hex } from "@hookgate/core/mail"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import * as net from "node:net"
-import { IDEMPOTENCY_HEADER, make, type SmtpOptions } from "../src/smtp.js"
+import { IDEMPOTENCY_HEADER, make, type SmtpOptions } from "../src/Smtp.js"
 import { type SmtpTestServerShape, startSmtpTestServer } from "../src/testing/index.js"
 import { email, selfSignedCertificate, sendError } from "./support.js"
 

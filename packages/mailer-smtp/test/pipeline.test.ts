@@ -5,7 +5,7 @@ import { Providers } from "@hookgate/core/providers"
 import { layerMemoryStore, layerTestRenderer, makeTestProvider, paidEvent, RecordingAlerter, signTestRequest } from "@hookgate/core/testing"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Clock, Duration, Effect, Layer, Redacted } from "effect"
-import { layer as smtpLayer, type SmtpOptions } from "../src/smtp.js"
+import { layer as smtpLayer, type SmtpOptions } from "../src/Smtp.js"
 import { type SmtpTestServerShape, startSmtpTestServer } from "../src/testing/index.js"
 import { selfSignedCertificate } from "./support.js"
 

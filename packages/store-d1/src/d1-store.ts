@@ -1,7 +1,7 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { D1Client } from "@effect/sql-d1"
-import { SqlStore } from "@hookgate/store-sql"
+import { SqlStore, type SqlStoreServices } from "@hookgate/store-sql"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -47,7 +47,7 @@ export const layerClient = (
  */
 export const layer = (
   options: D1StoreOptions
-): Layer.Layer<SqlStore.SqlStoreServices | D1Client.D1Client | SqlClient.SqlClient, D1MigrationError> =>
+): Layer.Layer<SqlStoreServices | D1Client.D1Client | SqlClient.SqlClient, D1MigrationError> =>
   Layer.scopedContext(Effect.gen(function*() {
     if (options.migrate === true) yield* applyMigrations(options.db)
     const client = yield* D1Client.make({ db: options.db }).pipe(

@@ -3,6 +3,4 @@
  * for several processes and machines sharing one database. One namespace:
  * `PgStore.layer(options)`, `PgStore.layerConfig(config?)`, its errors.
  */
-export * as PgStore from "./pg-store.js"
-/** Every store service the Postgres layer provides (orders, leases, alerts, message and campaign ledgers). */
-export type { SqlStoreServices } from "@hookgate/store-sql"
+export * as PgStore from "./PgStore.js"

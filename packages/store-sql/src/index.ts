@@ -4,6 +4,9 @@
  * namespace: `SqlStore.layer()`, `SqlStore.SqlAtomic`, `SqlStore.migrate`,
  * `SqlStore.migrations`.
  */
-export * as SqlStore from "./store.js"
-/** Every store port `SqlStore.layer()` provides (also as `SqlStore.SqlStoreServices`); at the root so declaration files can name it. */
+export * as SqlStore from "./SqlStore.js"
+/**
+ * Every store port `SqlStore.layer()` provides. Its one spelling, at the root: declaration
+ * files name it from here (a type inside the namespace is not reachable for them).
+ */
 export type { SqlStoreServices } from "./sql-store.js"

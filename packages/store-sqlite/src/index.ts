@@ -2,4 +2,4 @@
  * @hookgate/store-sqlite: the embedded default store for Node, on better-sqlite3.
  * One namespace: `SqliteStore.layer({ filename })`, `SqliteStore.layerConfig(config?)`.
  */
-export * as SqliteStore from "./sqlite-store.js"
+export * as SqliteStore from "./SqliteStore.js"

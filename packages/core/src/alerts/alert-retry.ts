@@ -1,5 +1,5 @@
 import * as Effect from "effect/Effect"
-import * as EpochMillis from "../kernel/epoch-millis.js"
+import * as EpochMillis from "../kernel/EpochMillis.js"
 import { backoffDelay, type RetryPolicyShape } from "../kernel/retry-policy.js"
 import type { Alert } from "./alert.js"
 

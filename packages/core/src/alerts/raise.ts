@@ -1,4 +1,4 @@
-import * as EpochMillis from "../kernel/epoch-millis.js"
+import * as EpochMillis from "../kernel/EpochMillis.js"
 import * as Effect from "effect/Effect"
 import { Alert, type AlertKind } from "./alert.js"
 import { Metrics } from "../observability/metrics.js"

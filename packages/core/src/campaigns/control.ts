@@ -1,4 +1,4 @@
-import * as EpochMillis from "../kernel/epoch-millis.js"
+import * as EpochMillis from "../kernel/EpochMillis.js"
 import * as Effect from "effect/Effect"
 import { campaignBatchMessage } from "./campaign.js"
 import { step } from "../kernel/spans.js"

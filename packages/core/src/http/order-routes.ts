@@ -1,4 +1,4 @@
-import * as EpochMillis from "../kernel/epoch-millis.js"
+import * as EpochMillis from "../kernel/EpochMillis.js"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"

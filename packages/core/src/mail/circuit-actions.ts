@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect"
 import { makeAlert, raiseAlert } from "../alerts/raise.js"
-import * as EpochMillis from "../kernel/epoch-millis.js"
+import * as EpochMillis from "../kernel/EpochMillis.js"
 import { MailerCircuit } from "./circuit.js"
 import type { Misconfigured } from "./errors.js"
 

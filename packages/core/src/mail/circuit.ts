@@ -1,4 +1,4 @@
-import * as EpochMillis from "../kernel/epoch-millis.js"
+import * as EpochMillis from "../kernel/EpochMillis.js"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"

@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as EpochMillis from "../kernel/epoch-millis.js"
+import * as EpochMillis from "../kernel/EpochMillis.js"
 import { fulfilmentHash } from "../kernel/fulfilment.js"
 import { leaseTermsFrom } from "../kernel/lease-protocol.js"
 import { EventReceipt, NewOrder, type Order, type ReceiptOutcome } from "./order.js"

@@ -1,4 +1,4 @@
-import * as EpochMillis from "../kernel/epoch-millis.js"
+import * as EpochMillis from "../kernel/EpochMillis.js"
 import * as Effect from "effect/Effect"
 import { DeadLetter } from "./message.js"
 import { Metrics } from "../observability/metrics.js"

@@ -10,7 +10,7 @@ import { type MailerError, Mailer, OutgoingEmail } from "@hookgate/core/mail"
 import { Providers, WebhookRequest } from "@hookgate/core/providers"
 import { layerMemoryStore, layerTestRenderer, makeTestProvider, RecordingAlerter } from "@hookgate/core/testing"
 import { Duration, Effect, Layer, ManagedRuntime, Redacted, Schema } from "effect"
-import { type EmailMessageLike, type EmailSendingMessage, layer as cloudflareEmail, type SendEmailBinding } from "../../src/cloudflare-email.js"
+import { type EmailMessageLike, type EmailSendingMessage, layer as cloudflareEmail, type SendEmailBinding } from "../../src/CloudflareEmail.js"
 
 interface Env {
   /** `send_email` with no restriction: the Email Sending form. */

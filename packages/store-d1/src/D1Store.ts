@@ -9,7 +9,3 @@ export { applyMigrations, type ApplyMigrationsOptions } from "./apply-migrations
 export { D1_MIGRATIONS_TABLE, type D1Migration, d1Migrations, renderMigrationFile } from "./migrations.js"
 export { D1MigrationError } from "./errors.js"
 export type { D1Database } from "./database.js"
-import type { SqlStore } from "@hookgate/store-sql"
-
-/** Every store service the D1 layer provides (orders, leases, alerts, message and campaign ledgers). */
-export type SqlStoreServices = SqlStore.SqlStoreServices

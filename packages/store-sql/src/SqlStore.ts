@@ -7,7 +7,6 @@ import { layerSqlStore } from "./sql-store.js"
  */
 export const layer = () => layerSqlStore
 
-export type { SqlStoreServices } from "./sql-store.js"
 export { SqlAtomic } from "./atomic.js"
 export { DirectStatements, type DirectStatementsShape } from "./compiled.js"
 export { loader, migrate, migrations, MIGRATIONS_TABLE } from "./migrations/index.js"
