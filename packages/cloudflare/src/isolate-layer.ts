@@ -1,4 +1,4 @@
-import { consoleJsonLogger, RetryPolicy } from "@hookgate/core"
+import { buildInStep, consoleJsonLogger, RetryPolicy } from "@hookgate/core"
 import { Alerter, AlertStore } from "@hookgate/core/alerts"
 import { checkKeyWindow, type KeyWindowExceeded, Mailer, MailerCircuit } from "@hookgate/core/mail"
 import * as Context from "effect/Context"
@@ -38,7 +38,7 @@ export const isolateLayer = <A, E>(
     // What `Layer.setConfigProvider` does: `Config` reads `env`'s vars and secrets, in the build and in requests.
     yield* Effect.withConfigProviderScoped(configProviderFromEnv(env))
     const circuit = yield* MailerCircuit.make()
-    const built = yield* Layer.buildWithMemoMap(layer, yield* Layer.CurrentMemoMap, yield* Effect.scope).pipe(
+    const built = yield* buildInStep(layer).pipe(
       Effect.provideService(WorkerEnv, env)
     )
     // A retry policy whose attempts could outlast the mailer's idempotency-key window is refused at build.

@@ -10,6 +10,7 @@ export { EventReceipt, newLeasedOrder, NewOrder, Order, OrderStatus, ReceiptOutc
 export { Fulfilment, fulfilmentHash } from "./kernel/fulfilment.js"
 export { StoreUnavailable } from "./kernel/store-errors.js"
 export { leaseTerms, leaseTermsFrom, type LeaseTerms } from "./kernel/lease-protocol.js"
+export { buildInStep } from "./kernel/build-in-step.js"
 export { Digest, type DigestService, webCryptoDigest } from "./kernel/digest.js"
 export * from "./orders/errors.js"
 export * from "./orders/order-store.js"

@@ -3,6 +3,7 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { buildInStep } from "../kernel/build-in-step.js"
 import { type Secrets, secretsConfig } from "./secrets.js"
 
 /**
@@ -24,7 +25,5 @@ export const mountWhenSet = <E, R>(
   if (typeof secrets !== "string") return Option.match(secrets, { onNone: () => Layer.empty, onSome: mount })
   // One layer step (not Layer.unwrapEffect's several): the mounted layer is built in the same memo map.
   return Layer.scopedDiscard(Effect.flatMap(Config.option(secretsConfig(secrets)), (set) =>
-    Option.isNone(set) ? Effect.void : Effect.gen(function*() {
-      yield* Layer.buildWithMemoMap(mount(set.value), yield* Layer.CurrentMemoMap, yield* Effect.scope)
-    })))
+    Option.isNone(set) ? Effect.void : buildInStep(mount(set.value))))
 }

@@ -6,6 +6,7 @@ import * as Ref from "effect/Ref"
 import type { VerifiedEvent, WebhookRequest } from "./webhook.js"
 import type { Fulfilment } from "../kernel/fulfilment.js"
 import { type MalformedPayload, type SignatureError, UnknownProvider } from "./errors.js"
+import { buildInStep } from "../kernel/build-in-step.js"
 
 /** What the store holds under the order key an event names (see `WebhookProvider.orderKeyOf`). */
 export interface StoredFulfilment {
@@ -72,10 +73,8 @@ export class Providers extends Context.Tag("@hookgate/core/Providers")<Providers
     return Layer.scopedContext(Effect.gen(function*() {
       const registry = yield* makeRegistry([])
       const context = Context.make(Providers, registry)
-      const memoMap = yield* Layer.CurrentMemoMap
-      const scope = yield* Effect.scope
       for (const source of sources) {
-        if (Layer.isLayer(source)) yield* Effect.provide(Layer.buildWithMemoMap(source, memoMap, scope), context)
+        if (Layer.isLayer(source)) yield* Effect.provide(buildInStep(source), context)
         else yield* registry.register(yield* (source as Effect.Effect<WebhookProvider, any, any>))
       }
       return context
