@@ -7,7 +7,7 @@ import {
   type CampaignStoreShape
 } from "@hookgate/core/campaigns"
 import { Mailer } from "@hookgate/core/mail"
-import { RecordingAlerter } from "@hookgate/core/testing"
+import { RecordingAlerter } from "@hookgate/testing"
 import { Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Random, Stream } from "effect"
 import { asProcess, type FaultRates, noFaults, faultyCampaignStore } from "./faults.js"
 import { makeInbox, makeSimulatedMailer } from "./mailer.js"

@@ -4,7 +4,7 @@ import {
   type WebhookProvider,
   type WebhookRequest
 } from "@hookgate/core/providers"
-import { makeTestProvider, TEST_SECRET, TEST_SIGNATURE_HEADER } from "@hookgate/core/testing"
+import { makeTestProvider, TEST_SECRET, TEST_SIGNATURE_HEADER } from "@hookgate/testing"
 import { Effect, Redacted, Schema } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
 

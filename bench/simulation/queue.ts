@@ -1,7 +1,7 @@
 import { RetryPolicy } from "@hookgate/core"
 import { Mailer, OutgoingEmail } from "@hookgate/core/mail"
 import { Consumer, MessageLedger } from "@hookgate/core/queue"
-import { RecordingAlerter } from "@hookgate/core/testing"
+import { RecordingAlerter } from "@hookgate/testing"
 import { Clock, Duration, Effect, Exit, Layer, Logger, LogLevel, Random, Schema } from "effect"
 import { addFaults, asProcess, type FaultCounts, type FaultRates, faultyMessageLedger, noFaults } from "./faults.js"
 import { makeInbox, makeSimulatedMailer } from "./mailer.js"

@@ -1,5 +1,5 @@
 import { SqliteStore } from "@hookgate/store-sqlite"
-import { layerMemoryLedgers, layerMemoryStore } from "@hookgate/core/testing"
+import { layerMemoryLedgers, layerMemoryStore } from "@hookgate/testing"
 import { Effect, Layer } from "effect"
 import { simulated } from "./engine.js"
 import { RealIo } from "./real-io.js"

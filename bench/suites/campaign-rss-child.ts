@@ -4,7 +4,7 @@
 import { RetryPolicy } from "@hookgate/core"
 import { CampaignInProcessQueue, Campaigns, CampaignTemplate } from "@hookgate/core/campaigns"
 import { Mailer, SendReceipt } from "@hookgate/core/mail"
-import { RecordingAlerter } from "@hookgate/core/testing"
+import { RecordingAlerter } from "@hookgate/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { Duration, Effect, Layer, Logger, LogLevel, Stream } from "effect"
 

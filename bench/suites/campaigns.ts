@@ -7,7 +7,7 @@ import {
   CampaignTemplate
 } from "@hookgate/core/campaigns"
 import { Mailer, SendReceipt } from "@hookgate/core/mail"
-import { RecordingAlerter } from "@hookgate/core/testing"
+import { RecordingAlerter } from "@hookgate/testing"
 import { SqlStore } from "@hookgate/store-sql"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import Database from "better-sqlite3"

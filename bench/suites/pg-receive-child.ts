@@ -4,7 +4,7 @@
 // same two statements with `pg` alone ("direct"). Prints one JSON line.
 import { receive, RetryPolicy } from "@hookgate/core"
 import { Providers, type WebhookRequest } from "@hookgate/core/providers"
-import { layerTestRenderer, makeTestProvider, RecordingAlerter, TEST_SECRET } from "@hookgate/core/testing"
+import { layerTestRenderer, makeTestProvider, RecordingAlerter, TEST_SECRET } from "@hookgate/testing"
 import { PgStore } from "@hookgate/store-pg"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { once } from "node:events"

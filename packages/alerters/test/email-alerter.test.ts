@@ -1,6 +1,6 @@
 import { Alert, Alerter } from "@hookgate/core/alerts"
 import { Mailer } from "@hookgate/core/mail"
-import { makeScriptedMailer, MailerSteps, type ScriptedMailerOptions } from "@hookgate/core/testing"
+import { makeScriptedMailer, MailerSteps, type ScriptedMailerOptions } from "@hookgate/testing"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either, Layer } from "effect"
 import { EmailAlerter } from "../src/index.js"

@@ -13,7 +13,7 @@ import {
   ScriptedMailer,
   type ScriptedMailerOptions,
   signTestRequest
-} from "@hookgate/core/testing"
+} from "@hookgate/testing"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Redacted, TestClock } from "effect"
 import { EmailAlerter, fanOut, WebhookAlerter } from "../src/index.js"

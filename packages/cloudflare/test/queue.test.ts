@@ -5,7 +5,7 @@ import { Alerter, AlertStore } from "@hookgate/core/alerts"
 import { Mailer } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
 import { Consumer, deadLetterHandler, DeadLetterStore } from "@hookgate/core/queue"
-import { layerMemoryLedgers, layerMemoryStore, layerTestRenderer, makeScriptedMailer } from "@hookgate/core/testing"
+import { layerMemoryLedgers, layerMemoryStore, layerTestRenderer, makeScriptedMailer } from "@hookgate/testing"
 import { Context, Effect, Layer, Logger, LogLevel, Schema } from "effect"
 import { executionContext } from "./support.js"
 

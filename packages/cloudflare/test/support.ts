@@ -11,7 +11,7 @@ import {
   type ScriptedMailerOptions,
   signTestRequest,
   TEST_SECRET
-} from "@hookgate/core/testing"
+} from "@hookgate/testing"
 import { Cloudflare } from "@hookgate/cloudflare"
 import { Config, Duration, Effect, Layer, Logger, LogLevel, Redacted, Tracer } from "effect"
 

@@ -1,4 +1,4 @@
-import { paidEvent, signTestRequest } from "@hookgate/core/testing"
+import { paidEvent, signTestRequest } from "@hookgate/testing"
 import { Effect, Redacted } from "effect"
 import { Miniflare } from "miniflare"
 import { fileURLToPath } from "node:url"

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "@effect/vitest"
 import { Cloudflare } from "@hookgate/cloudflare"
 import { Alert } from "@hookgate/core/alerts"
-import { MailerSteps, newOrder } from "@hookgate/core/testing"
+import { MailerSteps, newOrder } from "@hookgate/testing"
 import { HttpRouter, HttpServerResponse } from "@effect/platform"
 import { Effect, Option } from "effect"
 import { env, executionContext, harness, json, recordingTracer, webhook } from "./support.js"

@@ -1,4 +1,4 @@
-import { providerConformance } from "@hookgate/core/conformance"
+import { providerConformance } from "@hookgate/testing/conformance"
 import { hmacSha256, importHmacKey, toHex, utf8, WebhookRequest } from "@hookgate/core/providers"
 import { Effect } from "effect"
 import * as Acme from "./acme-provider.js"

@@ -10,7 +10,7 @@ import {
   signTestRequest,
   TEST_SECRET,
   type TestPipelineOptions
-} from "@hookgate/core/testing"
+} from "@hookgate/testing"
 import { HttpRouter } from "@effect/platform"
 import { webhookRoutes } from "@hookgate/core/http"
 import { Config, ConfigProvider, Effect, Layer, Redacted } from "effect"

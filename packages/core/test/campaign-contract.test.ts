@@ -1,6 +1,6 @@
 import { Campaigns } from "@hookgate/core/campaigns"
 import { adminRoutes, toWebHandler } from "@hookgate/core/http"
-import { layerMemoryLedgers, layerMemoryStore, layerTestPipeline, MailerSteps } from "@hookgate/core/testing"
+import { layerMemoryLedgers, layerMemoryStore, layerTestPipeline, MailerSteps } from "@hookgate/testing"
 import { Layer, Redacted } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 

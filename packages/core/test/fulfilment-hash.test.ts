@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Fulfilment } from "@hookgate/core"
-import { describeEachHmac } from "@hookgate/core/conformance"
+import { describeEachHmac } from "@hookgate/testing/conformance"
 import { fulfilmentHash } from "../src/kernel/fulfilment.js"
 import { Effect } from "effect"
 

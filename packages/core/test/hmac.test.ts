@@ -1,4 +1,4 @@
-import { describeEachHmac, hmacImplementations } from "@hookgate/core/conformance"
+import { describeEachHmac, hmacImplementations } from "@hookgate/testing/conformance"
 import { NodeHmac } from "@hookgate/core/node"
 import { Digest, Fulfilment, fulfilmentHash } from "@hookgate/core"
 import { fromHex, Hmac, hmacSha256, importHmacKey, toHex, utf8, webCryptoHmac } from "@hookgate/core/providers"

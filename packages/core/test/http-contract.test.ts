@@ -9,7 +9,7 @@ import {
   signTestRequest,
   TEST_SECRET,
   withStoreFaults
-} from "@hookgate/core/testing"
+} from "@hookgate/testing"
 import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 

@@ -9,7 +9,7 @@ import {
   type Delivery,
   makeInProcessQueue
 } from "@hookgate/core/queue"
-import { layerMemoryAlertStore, layerMemoryLedgers, RecordingAlerter } from "@hookgate/core/testing"
+import { layerMemoryAlertStore, layerMemoryLedgers, RecordingAlerter } from "@hookgate/testing"
 import { Deferred, Duration, Effect, Layer, Logger, LogLevel, Ref, Schema } from "effect"
 
 const services = Layer.mergeAll(

@@ -12,7 +12,7 @@ import {
   paidEvent,
   signTestRequest,
   TEST_SECRET
-} from "../src/testing/index.js"
+} from "@hookgate/testing"
 
 const RESEND_WINDOW = Duration.hours(24)
 

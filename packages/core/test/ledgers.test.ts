@@ -1,5 +1,5 @@
-import { campaignBehaviours, campaignStoreConformance, messageLedgerConformance } from "@hookgate/core/conformance"
-import { layerMemoryAlertStore, layerMemoryLedgers } from "@hookgate/core/testing"
+import { campaignBehaviours, campaignStoreConformance, messageLedgerConformance } from "@hookgate/testing/conformance"
+import { layerMemoryAlertStore, layerMemoryLedgers } from "@hookgate/testing"
 import { Layer } from "effect"
 
 const memory = () => Layer.merge(layerMemoryAlertStore, layerMemoryLedgers)

@@ -12,7 +12,7 @@ import {
   ScriptedMailer,
   signTestRequest,
   TEST_SECRET
-} from "@hookgate/core/testing"
+} from "@hookgate/testing"
 import { Effect, Layer, Option, Schedule, TestClock } from "effect"
 import { noCircuit } from "../src/mail/circuit.js"
 

@@ -1,5 +1,5 @@
-import { alertStoreConformance, epochMillisConformance, pipelineBehaviours, storeConformance } from "@hookgate/core/conformance"
-import { layerMemoryAlertStore, layerMemoryLedgers, layerMemoryStore } from "@hookgate/core/testing"
+import { alertStoreConformance, epochMillisConformance, pipelineBehaviours, storeConformance } from "@hookgate/testing/conformance"
+import { layerMemoryAlertStore, layerMemoryLedgers, layerMemoryStore } from "@hookgate/testing"
 import { Layer } from "effect"
 
 storeConformance("in-memory", () => layerMemoryStore)

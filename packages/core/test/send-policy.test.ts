@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { receive, RetryPolicy } from "@hookgate/core"
 import { campaignBatchMessage, CampaignStore } from "@hookgate/core/campaigns"
 import { campaignBatchKey } from "@hookgate/core/mail"
-import { runningCampaign, recipients } from "@hookgate/core/conformance"
+import { runningCampaign, recipients } from "@hookgate/testing/conformance"
 import {
   layerMemoryAlertStore,
   layerMemoryLedgers,
@@ -16,10 +16,10 @@ import {
   signTestRequest,
   TEST_SECRET,
   eventually
-} from "@hookgate/core/testing"
+} from "@hookgate/testing"
 import { Effect, Fiber, Layer, Option, TestClock } from "effect"
 import { sendCampaignBatch } from "../src/campaigns/send-batch.js"
-import { realPause } from "../src/testing/fixtures.js"
+import { realPause } from "@hookgate/testing"
 
 // One send policy for orders and campaigns: a Transient answer with a
 // `retry-after` is retried in-request no sooner than it asked, on both paths.

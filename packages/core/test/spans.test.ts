@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { receive } from "@hookgate/core"
-import { layerMemoryStore, layerTestPipeline, makeTestProvider, paidEvent, signTestRequest, TEST_SECRET } from "@hookgate/core/testing"
+import { layerMemoryStore, layerTestPipeline, makeTestProvider, paidEvent, signTestRequest, TEST_SECRET } from "@hookgate/testing"
 import { Effect, Layer, Tracer } from "effect"
 
 // What a tracer sees of a webhook: one span for it, the mailer call as a child span,

@@ -1,6 +1,6 @@
 import { OrderStore, receive } from "@hookgate/core"
 import type { StoredFulfilment, WebhookProvider } from "@hookgate/core/providers"
-import { failureOf, layerMemoryStore, layerTestPipeline, makeTestProvider, paidEvent, signTestRequest } from "@hookgate/core/testing"
+import { failureOf, layerMemoryStore, layerTestPipeline, makeTestProvider, paidEvent, signTestRequest } from "@hookgate/testing"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, Redacted } from "effect"
 

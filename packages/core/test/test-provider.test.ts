@@ -1,6 +1,6 @@
-import { providerConformance } from "@hookgate/core/conformance"
+import { providerConformance } from "@hookgate/testing/conformance"
 import { utf8, WebhookRequest } from "@hookgate/core/providers"
-import { makeTestProvider, signTestRequest } from "@hookgate/core/testing"
+import { makeTestProvider, signTestRequest } from "@hookgate/testing"
 import { Effect, Redacted } from "effect"
 
 // The test provider runs the suite every plugin runs, so the suite is itself exercised on core.

@@ -1,4 +1,4 @@
-import { paidEvent, signTestRequest } from "@hookgate/core/testing"
+import { paidEvent, signTestRequest } from "@hookgate/testing"
 import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { IDEMPOTENCY_HEADER } from "../src/CloudflareEmail.js"

@@ -3,7 +3,7 @@ import { OrderStore, receive, Renderer, RetryPolicy, sweep } from "@hookgate/cor
 import { AlertStore } from "@hookgate/core/alerts"
 import { OutgoingEmail } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
-import { layerMemoryStore, layerTestRenderer, makeTestProvider, paidEvent, RecordingAlerter, signTestRequest } from "@hookgate/core/testing"
+import { layerMemoryStore, layerTestRenderer, makeTestProvider, paidEvent, RecordingAlerter, signTestRequest } from "@hookgate/testing"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Clock, Duration, Effect, Layer, Redacted } from "effect"
 import { layer as resendLayer } from "../src/Resend.js"

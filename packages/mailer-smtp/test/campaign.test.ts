@@ -1,7 +1,7 @@
 import { RetryPolicy } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { CampaignInProcessQueue, CampaignOptions, Campaigns, CampaignTemplate } from "@hookgate/core/campaigns"
-import { layerMemoryAlertStore, layerMemoryLedgers, RecordingAlerter } from "@hookgate/core/testing"
+import { layerMemoryAlertStore, layerMemoryLedgers, RecordingAlerter } from "@hookgate/testing"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel, Stream } from "effect"
 import { layer as smtpLayer } from "../src/Smtp.js"

@@ -1,5 +1,5 @@
 import { Alert, Alerter } from "@hookgate/core/alerts"
-import { ScriptedMailer } from "@hookgate/core/testing"
+import { ScriptedMailer } from "@hookgate/testing"
 import { ConfigProvider, Effect, Layer, Logger, LogLevel } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"

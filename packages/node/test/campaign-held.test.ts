@@ -1,7 +1,7 @@
 import { RetryPolicy } from "@hookgate/core"
 import { CampaignInProcessQueue, Campaigns } from "@hookgate/core/campaigns"
 import { MailerCircuit } from "@hookgate/core/mail"
-import { layerMemoryAlertStore, layerMemoryLedgers, MailerSteps, RecordingAlerter, ScriptedMailer } from "@hookgate/core/testing"
+import { layerMemoryAlertStore, layerMemoryLedgers, MailerSteps, RecordingAlerter, ScriptedMailer } from "@hookgate/testing"
 import { Effect, Layer, Logger, LogLevel, Schedule, Stream } from "effect"
 import { describe, expect, it } from "vitest"
 import { campaignWatcherLayer, gatewayCampaignsLayer } from "../src/campaigns/gateway-campaigns.js"

@@ -8,7 +8,7 @@ import {
   CampaignTemplate
 } from "@hookgate/core/campaigns"
 import { campaignBatchKey, Mailer, type MailerShape } from "@hookgate/core/mail"
-import { RecordingAlerter } from "@hookgate/core/testing"
+import { RecordingAlerter } from "@hookgate/testing"
 import { Resend } from "@hookgate/mailer-resend"
 import { ResendTestServer } from "@hookgate/mailer-resend/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"

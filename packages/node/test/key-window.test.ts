@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { RetryPolicy } from "@hookgate/core"
 import { KeyWindowExceeded, Mailer, type MailerShape } from "@hookgate/core/mail"
-import { failureOf } from "@hookgate/core/testing"
+import { failureOf } from "@hookgate/testing"
 import { Resend } from "@hookgate/mailer-resend"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { GatewayConfig } from "../src/config/gateway-config.js"

@@ -1,6 +1,6 @@
 import { OrderStore } from "@hookgate/core"
-import { MailerSteps, ScriptedMailer } from "@hookgate/core/testing"
-import { describeEachHmac } from "@hookgate/core/conformance"
+import { MailerSteps, ScriptedMailer } from "@hookgate/testing"
+import { describeEachHmac } from "@hookgate/testing/conformance"
 import { expect } from "@effect/vitest"
 import { Duration, Effect, TestClock } from "effect"
 import { lemonSqueezyEvent, orderEvent, signLemonSqueezyRequest } from "../src/testing.js"

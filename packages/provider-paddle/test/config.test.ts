@@ -1,7 +1,7 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import { mountWhenSet, Providers, VerifiedEvent } from "@hookgate/core/providers"
-import { describeEachHmac } from "@hookgate/core/conformance"
+import { describeEachHmac } from "@hookgate/testing/conformance"
 import { expect, it as plain } from "@effect/vitest"
 import { Config, ConfigProvider, Effect, Exit, Layer, Redacted } from "effect"
 import { Paddle } from "../src/index.js"

@@ -1,4 +1,4 @@
-import { describeEachHmac } from "@hookgate/core/conformance"
+import { describeEachHmac } from "@hookgate/testing/conformance"
 import { Hmac, type WebhookProvider } from "@hookgate/core/providers"
 import { expect } from "@effect/vitest"
 import { LogLevel, Paddle as PaddleSdk } from "@paddle/paddle-node-sdk"

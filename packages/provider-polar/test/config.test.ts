@@ -1,5 +1,5 @@
 import { Providers } from "@hookgate/core/providers"
-import { describeEachHmac } from "@hookgate/core/conformance"
+import { describeEachHmac } from "@hookgate/testing/conformance"
 import { expect } from "@effect/vitest"
 import { ConfigProvider, Effect, Exit, Layer } from "effect"
 import { Polar } from "../src/index.js"

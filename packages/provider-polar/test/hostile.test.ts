@@ -1,4 +1,4 @@
-import { type HostileCase, providerConformance } from "@hookgate/core/conformance"
+import { type HostileCase, providerConformance } from "@hookgate/testing/conformance"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { standardSignature } from "@hookgate/provider-standard/testing"
 import { Effect } from "effect"

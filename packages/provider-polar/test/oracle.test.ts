@@ -1,4 +1,4 @@
-import { describeEachHmac } from "@hookgate/core/conformance"
+import { describeEachHmac } from "@hookgate/testing/conformance"
 import { Hmac, type WebhookProvider } from "@hookgate/core/providers"
 import { standardSignature } from "@hookgate/provider-standard/testing"
 import { expect } from "@effect/vitest"

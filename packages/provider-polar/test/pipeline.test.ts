@@ -1,6 +1,6 @@
 import { OrderStore } from "@hookgate/core"
-import { ScriptedMailer } from "@hookgate/core/testing"
-import { describeEachHmac } from "@hookgate/core/conformance"
+import { ScriptedMailer } from "@hookgate/testing"
+import { describeEachHmac } from "@hookgate/testing/conformance"
 import { expect } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { orderEvent, polarEvent, signPolarRequest } from "../src/testing.js"

@@ -1,4 +1,4 @@
-import { type HostileCase, providerConformance } from "@hookgate/core/conformance"
+import { type HostileCase, providerConformance } from "@hookgate/testing/conformance"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { Effect } from "effect"
 import { signStandardRequest, standardSignature } from "../src/testing.js"

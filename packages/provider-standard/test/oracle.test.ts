@@ -1,4 +1,4 @@
-import { describeEachHmac } from "@hookgate/core/conformance"
+import { describeEachHmac } from "@hookgate/testing/conformance"
 import { expect } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
 import { Webhook } from "standardwebhooks"

@@ -1,4 +1,4 @@
-import { describeEachHmac } from "@hookgate/core/conformance"
+import { describeEachHmac } from "@hookgate/testing/conformance"
 import { expect } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import Stripe from "stripe"

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { alertStoreConformance, epochMillisConformance, pipelineBehaviours, storeConformance } from "@hookgate/core/conformance"
+import { alertStoreConformance, epochMillisConformance, pipelineBehaviours, storeConformance } from "@hookgate/testing/conformance"
 import { SqlStore } from "@hookgate/store-sql"
 import { type D1Pool, freshStoreLayer, type ParameterTrace, startD1Pool } from "./support.js"
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { campaignBehaviours, campaignStoreConformance, messageLedgerConformance } from "@hookgate/core/conformance"
+import { campaignBehaviours, campaignStoreConformance, messageLedgerConformance } from "@hookgate/testing/conformance"
 import { type D1Pool, freshStoreLayer, type ParameterTrace, startD1Pool } from "./support.js"
 
 // The ledger suites on a real D1 (Miniflare's workerd), a fresh database per test.

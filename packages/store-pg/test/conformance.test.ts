@@ -1,4 +1,4 @@
-import { epochMillisConformance, pipelineBehaviours, storeConformance } from "@hookgate/core/conformance"
+import { epochMillisConformance, pipelineBehaviours, storeConformance } from "@hookgate/testing/conformance"
 import { SqlStore } from "@hookgate/store-sql"
 import { usePgServer } from "./support.js"
 

@@ -1,4 +1,4 @@
-import { campaignBehaviours, campaignStoreConformance, messageLedgerConformance } from "@hookgate/core/conformance"
+import { campaignBehaviours, campaignStoreConformance, messageLedgerConformance } from "@hookgate/testing/conformance"
 import { usePgServer } from "./support.js"
 
 // The ledger suites on a real PostgreSQL server, a fresh database per test.

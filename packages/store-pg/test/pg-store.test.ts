@@ -1,7 +1,7 @@
 import { SqlStore } from "@hookgate/store-sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Lease, OrderStore } from "@hookgate/core"
-import { newOrder } from "@hookgate/core/conformance"
+import { newOrder } from "@hookgate/testing/conformance"
 import { PgStore } from "@hookgate/store-pg"
 import { Cause, Effect, Exit, Layer, Redacted } from "effect"
 import Pg from "pg"

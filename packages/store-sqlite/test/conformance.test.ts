@@ -1,4 +1,4 @@
-import { alertStoreConformance, epochMillisConformance, pipelineBehaviours, storeConformance } from "@hookgate/core/conformance"
+import { alertStoreConformance, epochMillisConformance, pipelineBehaviours, storeConformance } from "@hookgate/testing/conformance"
 import { SqlStore } from "@hookgate/store-sql"
 import { SqliteStore } from "@hookgate/store-sqlite"
 

@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Lease, OrderStore } from "@hookgate/core"
 import { SendReceipt } from "@hookgate/core/mail"
-import { newOrder } from "@hookgate/core/testing"
+import { newOrder } from "@hookgate/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { Deferred, Effect, Exit, FastCheck as fc, Fiber, Layer, Option, Tracer } from "effect"
 

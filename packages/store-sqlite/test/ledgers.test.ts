@@ -8,8 +8,8 @@ import {
   messageLedgerConformance,
   recipients,
   TEMPLATE
-} from "@hookgate/core/conformance"
-import { RecordingAlerter, ScriptedMailer } from "@hookgate/core/testing"
+} from "@hookgate/testing/conformance"
+import { RecordingAlerter, ScriptedMailer } from "@hookgate/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { Effect, Layer, Logger, LogLevel, Stream } from "effect"
 

@@ -10,7 +10,7 @@ import { campaignBatchMessage, CampaignQueue, Campaigns, CampaignTemplate } from
 import { Mailer, SendReceipt } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
 import { Consumer, deadLetterHandler } from "@hookgate/core/queue"
-import { layerTestRenderer } from "@hookgate/core/testing"
+import { layerTestRenderer } from "@hookgate/testing"
 import { Context, Effect, Layer, Schema, Stream } from "effect"
 
 class Jobs extends Context.Tag("test/Jobs")<Jobs, { readonly send: (body: unknown) => Promise<unknown> }>() {}

@@ -8,7 +8,7 @@ import { Renderer, RetryPolicy } from "@hookgate/core"
 import { Alerter } from "@hookgate/core/alerts"
 import { Mailer, OutgoingEmail, SendReceipt } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
-import { makeTestProvider } from "@hookgate/core/testing"
+import { makeTestProvider } from "@hookgate/testing"
 import { Config, Effect, Layer } from "effect"
 
 const Tables = Layer.effectDiscard(Effect.flatMap(SqlClient.SqlClient, (sql) =>

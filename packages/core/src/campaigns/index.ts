@@ -10,7 +10,9 @@ export {
   type CampaignsShape,
   type InProcessCampaignsOptions
 } from "./campaigns.js"
-export type { CreateCampaignInput } from "./create.js"
+export { createCampaign, type CreateCampaignInput } from "./create.js"
+export { campaignStatus } from "./status.js"
+export { renderCampaignEmail } from "./render.js"
 export { CampaignExists, CampaignNotFound, CampaignStateError, InvalidCampaign, InvalidRecipient, RecipientTooLarge } from "./errors.js"
 export { CampaignOptions, type CampaignOptionsShape } from "./options.js"
 export { BatchOutcome } from "./send-batch.js"

@@ -8,7 +8,7 @@ import { OrderStore, receive, RetryPolicy, sweep } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { type MailerError, Mailer, OutgoingEmail } from "@hookgate/core/mail"
 import { Providers, WebhookRequest } from "@hookgate/core/providers"
-import { layerMemoryStore, layerTestRenderer, makeTestProvider, RecordingAlerter } from "@hookgate/core/testing"
+import { layerMemoryStore, layerTestRenderer, makeTestProvider, RecordingAlerter } from "@hookgate/testing"
 import { Duration, Effect, Layer, ManagedRuntime, Redacted, Schema } from "effect"
 import { type EmailMessageLike, type EmailSendingMessage, layer as cloudflareEmail, type SendEmailBinding } from "../../src/CloudflareEmail.js"
 

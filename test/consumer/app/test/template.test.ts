@@ -11,7 +11,7 @@ import {
   ScriptedMailer,
   signTestRequest,
   TEST_SECRET
-} from "@hookgate/core/testing"
+} from "@hookgate/testing"
 import { Effect, Layer } from "effect"
 import { Template } from "../snippets/readme.js"
 

@@ -1,7 +1,6 @@
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import { Fulfilment, fulfilmentHash } from "../kernel/fulfilment.js"
-import { NewOrder } from "../orders/order.js"
+import { Fulfilment, fulfilmentHash, NewOrder } from "@hookgate/core"
 
 export const TEST_SECRET = Redacted.make("whsec_conformance_secret")
 

@@ -1,5 +1,5 @@
-import { OutgoingEmail } from "../mail/email.js"
-import { Renderer } from "../orders/renderer.js"
+import { Renderer } from "@hookgate/core"
+import { OutgoingEmail } from "@hookgate/core/mail"
 
 /** A plain renderer for tests and the demo: one line naming the product and the order. */
 export const layerTestRenderer = Renderer.fromFunction((order) =>

@@ -1,5 +1,5 @@
 /**
- * @hookgate/core/testing: public test layers for hookgate and for users' own tests.
+ * @hookgate/testing: public test layers for hookgate and for users' own tests.
  */
 export { layerMemoryStore, makeMemoryStore } from "./memory-store.js"
 export { layerMemoryAlertStore, makeMemoryAlertStore } from "./memory-alert-store.js"
@@ -16,7 +16,7 @@ export { RecordingAlerter } from "./recording-alerter.js"
 export { makeTestProvider, paidEvent, signTestRequest, TEST_SIGNATURE_HEADER, type TestPaidOrder } from "./test-provider.js"
 export { type StoreFaults, withStoreFaults } from "./faults.js"
 export { layerTestRenderer } from "./renderer.js"
-export { eventually, newOrder, TEST_SECRET } from "./fixtures.js"
+export { eventually, newOrder, realPause, TEST_SECRET } from "./fixtures.js"
 export {
   layerMemoryLedgers,
   makeMemoryCampaignStore,

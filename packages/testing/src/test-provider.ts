@@ -2,12 +2,8 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { fulfilOn } from "../providers/fulfil-on.js"
-import { fromHex, toHex, utf8 } from "../providers/bytes.js"
-import { hmacSha256, importHmacKey } from "../providers/hmac.js"
-import { makeProvider, malformedHeader, missingHeader } from "../providers/kit.js"
-import type { SecretsInput } from "../providers/secrets.js"
-import { WebhookRequest } from "../providers/webhook.js"
+import { fromHex, fulfilOn, hmacSha256, importHmacKey, makeProvider, malformedHeader, missingHeader, toHex, utf8, WebhookRequest } from "@hookgate/core/providers"
+import type { SecretsInput } from "@hookgate/core/providers"
 
 /**
  * An HMAC test provider: `x-test-signature` is the hex HMAC-SHA256 of the raw

@@ -2,9 +2,8 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
-import type { Alert } from "../alerts/alert.js"
-import { AlertFailed } from "../alerts/errors.js"
-import { Alerter } from "../alerts/alerter.js"
+import { Alerter, AlertFailed } from "@hookgate/core/alerts"
+import type { Alert } from "@hookgate/core/alerts"
 
 export interface RecordingAlerterShape {
   /** Alerts the alerter was asked to deliver (including failed attempts). */
@@ -14,7 +13,7 @@ export interface RecordingAlerterShape {
 }
 
 /** An alerter that records every alert; while `failing`, every attempt fails after being recorded. */
-export class RecordingAlerter extends Context.Tag("@hookgate/core/testing/RecordingAlerter")<
+export class RecordingAlerter extends Context.Tag("@hookgate/testing/RecordingAlerter")<
   RecordingAlerter,
   RecordingAlerterShape
 >() {

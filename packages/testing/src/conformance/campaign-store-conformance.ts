@@ -3,10 +3,7 @@ import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import { createCampaign } from "../campaigns/create.js"
-import { campaignStatus } from "../campaigns/status.js"
-import { CampaignTemplate, type Recipient } from "../campaigns/campaign.js"
-import { type BatchMember, CampaignStore, type MemberResult } from "../campaigns/campaign-store.js"
+import { type BatchMember, campaignStatus, CampaignStore, CampaignTemplate, createCampaign, type MemberResult, type Recipient } from "@hookgate/core/campaigns"
 import type { LedgerServices } from "./ledger-services.js"
 
 export const TEMPLATE = new CampaignTemplate({

@@ -1,5 +1,5 @@
 /**
- * @hookgate/core/conformance: the suites every store and provider runs (needs
+ * @hookgate/testing/conformance: the suites every store and provider runs (needs
  * @effect/vitest; the provider suites run under node:crypto as well as Web Crypto,
  * so this entry point imports node:crypto).
  */
@@ -7,7 +7,7 @@ export { storeConformance } from "./store-conformance.js"
 export { alertStoreConformance } from "./alert-store-conformance.js"
 export { epochMillisConformance } from "./epoch-millis-conformance.js"
 export { pipelineBehaviours, type Scenario } from "./pipeline-behaviours.js"
-export { eventually, newOrder, TEST_SECRET } from "../testing/fixtures.js"
+export { eventually, newOrder, TEST_SECRET } from "../fixtures.js"
 export { messageLedgerConformance } from "./message-ledger-conformance.js"
 export { campaignStoreConformance, recipients, runningCampaign, TEMPLATE } from "./campaign-store-conformance.js"
 export { campaignBehaviours, type CampaignScenario } from "./campaign-behaviours.js"

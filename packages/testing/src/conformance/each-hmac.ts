@@ -3,9 +3,12 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import type * as TestServices from "effect/TestServices"
 import type { TestContext } from "vitest"
-import { Digest, type DigestService, webCryptoDigest } from "../kernel/digest.js"
-import { digest as nodeCryptoDigest, service as nodeCryptoHmac } from "../node/NodeHmac.js"
-import { Hmac, type HmacService, webCryptoHmac } from "../providers/hmac.js"
+import { Digest, type DigestService, webCryptoDigest } from "@hookgate/core"
+import { NodeHmac } from "@hookgate/core/node"
+import { Hmac, type HmacService, webCryptoHmac } from "@hookgate/core/providers"
+
+const nodeCryptoDigest = NodeHmac.digest
+const nodeCryptoHmac = NodeHmac.service
 
 /** The HMAC implementations every provider test runs under: Web Crypto (the default) and node:crypto. */
 export const hmacImplementations: ReadonlyArray<HmacService> = [webCryptoHmac, nodeCryptoHmac]

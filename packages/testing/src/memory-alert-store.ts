@@ -1,7 +1,6 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { Alert } from "../alerts/alert.js"
-import { AlertStore, type AlertStoreShape } from "../alerts/alert-store.js"
+import { Alert, AlertStore, type AlertStoreShape } from "@hookgate/core/alerts"
 
 /**
  * An in-memory `AlertStore`. `alerts` is the map it keeps them in: the memory

@@ -2,13 +2,10 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { Alert } from "../alerts/alert.js"
-import { AlertStore } from "../alerts/alert-store.js"
-import { SendReceipt } from "../mail/email.js"
-import { EventReceipt } from "../orders/order.js"
-import { Lease } from "../orders/lease.js"
-import { OrderStore } from "../orders/order-store.js"
-import { newOrder } from "../testing/fixtures.js"
+import { EventReceipt, Lease, OrderStore } from "@hookgate/core"
+import { Alert, AlertStore } from "@hookgate/core/alerts"
+import { SendReceipt } from "@hookgate/core/mail"
+import { newOrder } from "../fixtures.js"
 
 /**
  * The storage and lease contract every store must keep (in-memory, SQLite,

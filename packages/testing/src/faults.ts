@@ -1,10 +1,8 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { AlertStore } from "../alerts/alert-store.js"
-import { StoreUnavailable } from "../kernel/store-errors.js"
-import { Lease } from "../orders/lease.js"
-import { OrderStore } from "../orders/order-store.js"
+import { Lease, OrderStore, StoreUnavailable } from "@hookgate/core"
+import { AlertStore } from "@hookgate/core/alerts"
 
 export interface StoreFaults {
   /** The first n `put` calls fail with `StoreUnavailable` (nothing is written). */

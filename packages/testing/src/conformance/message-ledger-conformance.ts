@@ -7,18 +7,12 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
-import { Decision, type Delivery } from "../queue/delivery.js"
-import { onceHandler } from "../queue/consume.js"
-import { once, OnceResult } from "../queue/once.js"
-import type { Alerter } from "../alerts/alerter.js"
-import { DeadLetterStore } from "../queue/dead-letters.js"
-import { MessageLedger } from "../queue/message-ledger.js"
-import { AlertStore } from "../alerts/alert-store.js"
-import { RecordingAlerter } from "../testing/recording-alerter.js"
+import { AlertStore } from "@hookgate/core/alerts"
+import type { Alerter } from "@hookgate/core/alerts"
+import { Consumer, DeadLetterStore, Decision, type Delivery, MessageLedger, OnceResult } from "@hookgate/core/queue"
+import { RecordingAlerter } from "../recording-alerter.js"
 import type { LedgerServices } from "./ledger-services.js"
-import { realPause } from "../testing/fixtures.js"
-
-/** A real pause (not Effect's Clock): other fibers run meanwhile, whatever the clock. */
+import { realPause } from "../fixtures.js"
 
 /**
  * The message ledger's contract and `Consumer.once` on top of it, for every
@@ -77,8 +71,8 @@ export const messageLedgerConformance = (name: string, makeLayer: () => Layer.La
     test("once: a message redelivered after success is answered without running the effect", Effect.gen(function*() {
       const runs = yield* Ref.make(0)
       const effect = Ref.updateAndGet(runs, (n) => n + 1)
-      expect(yield* once("order-8812-charge", effect)).toEqual(OnceResult.Ran({ value: 1 }))
-      const again = yield* once("order-8812-charge", effect)
+      expect(yield* Consumer.once("order-8812-charge", effect)).toEqual(OnceResult.Ran({ value: 1 }))
+      const again = yield* Consumer.once("order-8812-charge", effect)
       expect(again._tag).toBe("AlreadyDone")
       expect(yield* Ref.get(runs)).toBe(1)
     }))
@@ -87,7 +81,7 @@ export const messageLedgerConformance = (name: string, makeLayer: () => Layer.La
       const runs = yield* Ref.make(0)
       // The effect yields to the event loop while it holds the lease, so the others really overlap it.
       const effect = Effect.zipRight(Ref.update(runs, (n) => n + 1), realPause(20))
-      const results = yield* Effect.all(Array.from({ length: 50 }, () => once("m-race", effect)), { concurrency: "unbounded" })
+      const results = yield* Effect.all(Array.from({ length: 50 }, () => Consumer.once("m-race", effect)), { concurrency: "unbounded" })
       expect(yield* Ref.get(runs)).toBe(1)
       expect(results.filter((r) => r._tag === "Ran")).toHaveLength(1)
       expect(results.filter((r) => r._tag === "InProgress").length + results.filter((r) => r._tag === "AlreadyDone").length).toBe(49)
@@ -97,15 +91,15 @@ export const messageLedgerConformance = (name: string, makeLayer: () => Layer.La
     test("once: a failing effect releases its lease and fails; the next delivery runs it and completes", Effect.gen(function*() {
       const runs = yield* Ref.make(0)
       const flaky = Effect.flatMap(Ref.updateAndGet(runs, (n) => n + 1), (n) => n === 1 ? Effect.fail("card declined" as const) : Effect.succeed(n))
-      expect(yield* Effect.flip(once("m1", flaky))).toBe("card declined")
+      expect(yield* Effect.flip(Consumer.once("m1", flaky))).toBe("card declined")
       expect(yield* record("m1")).toMatchObject({ status: "pending", attempts: 1, leaseToken: null })
-      expect(yield* once("m1", flaky)).toEqual(OnceResult.Ran({ value: 2 }))
-      expect((yield* once("m1", flaky))._tag).toBe("AlreadyDone")
+      expect(yield* Consumer.once("m1", flaky)).toEqual(OnceResult.Ran({ value: 2 }))
+      expect((yield* Consumer.once("m1", flaky))._tag).toBe("AlreadyDone")
       expect(yield* Ref.get(runs)).toBe(2)
     }))
 
     test("once: an effect that outlives its timeout is interrupted and released, then retried", Effect.gen(function*() {
-      const fiber = yield* Effect.fork(once("m1", Effect.never, { leaseFor: "10 seconds", timeout: "5 seconds" }))
+      const fiber = yield* Effect.fork(Consumer.once("m1", Effect.never, { leaseFor: "10 seconds", timeout: "5 seconds" }))
       // The lease is taken with real I/O (D1, SQLite) before the timeout starts: move the
       // clock until the timeout has fired, rather than once, which could come too early.
       for (let i = 0; i < 400 && Option.isNone(yield* Fiber.poll(fiber)); i++) {
@@ -115,12 +109,12 @@ export const messageLedgerConformance = (name: string, makeLayer: () => Layer.La
       const error = yield* Effect.flip(Fiber.join(fiber))
       expect(error).toMatchObject({ _tag: "OnceTimeout", messageKey: "m1" })
       expect(yield* record("m1")).toMatchObject({ status: "pending", attempts: 1, leaseToken: null })
-      expect(yield* once("m1", Effect.succeed("done"))).toEqual(OnceResult.Ran({ value: "done" }))
+      expect(yield* Consumer.once("m1", Effect.succeed("done"))).toEqual(OnceResult.Ran({ value: "done" }))
     }))
 
     test("onceHandler: ack after completion, retry no later than the lease while in progress, dead-letter an unreadable body", Effect.gen(function*() {
       const runs = yield* Ref.make(0)
-      const handler = onceHandler({
+      const handler = Consumer.handler({
         schema: Schema.Struct({ key: Schema.String }),
         key: (body) => body.key,
         // Long enough for the other delivery's acquire to land while this one runs, on a loaded database server too.

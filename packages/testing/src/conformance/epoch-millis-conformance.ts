@@ -6,23 +6,14 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
-import { AlertStore } from "../alerts/alert-store.js"
-import { CampaignStore } from "../campaigns/campaign-store.js"
-import { createCampaign } from "../campaigns/create.js"
-import * as EpochMillis from "../kernel/EpochMillis.js"
-import { leaseTerms, leaseTermsFrom } from "../kernel/lease-protocol.js"
-import { Lease } from "../orders/lease.js"
-import { OrderStore } from "../orders/order-store.js"
-import { receive } from "../orders/receive.js"
-import { sweep } from "../orders/sweep.js"
-import { DeadLetterStore } from "../queue/dead-letters.js"
-import { DeadLetter } from "../queue/message.js"
-import { MessageLedger } from "../queue/message-ledger.js"
-import { once } from "../queue/once.js"
-import { newOrder, realPause, TEST_SECRET } from "../testing/fixtures.js"
-import { layerTestPipeline } from "../testing/pipeline.js"
-import { MailerSteps } from "../testing/scripted-mailer.js"
-import { makeTestProvider, paidEvent, signTestRequest } from "../testing/test-provider.js"
+import { EpochMillis, Lease, leaseTerms, leaseTermsFrom, OrderStore, receive, sweep } from "@hookgate/core"
+import { AlertStore } from "@hookgate/core/alerts"
+import { CampaignStore, createCampaign } from "@hookgate/core/campaigns"
+import { Consumer, DeadLetter, DeadLetterStore, MessageLedger } from "@hookgate/core/queue"
+import { newOrder, realPause, TEST_SECRET } from "../fixtures.js"
+import { layerTestPipeline } from "../pipeline.js"
+import { MailerSteps } from "../scripted-mailer.js"
+import { makeTestProvider, paidEvent, signTestRequest } from "../test-provider.js"
 import { recipients, TEMPLATE } from "./campaign-store-conformance.js"
 import type { LedgerServices } from "./ledger-services.js"
 
@@ -139,8 +130,8 @@ export const epochMillisConformance = <R = never>(
       "the queue and campaign ledgers at a fractional time: a message, a dead letter, a campaign and its batch",
       Effect.gen(function*() {
         const ledger = yield* MessageLedger
-        yield* once("m-done", Effect.void)
-        yield* Effect.exit(once("m-failed", Effect.fail("no")))
+        yield* Consumer.once("m-done", Effect.void)
+        yield* Effect.exit(Consumer.once("m-failed", Effect.fail("no")))
         for (const key of ["m-done", "m-failed"]) expectWhole(key, { ...Option.getOrThrow(yield* ledger.get(key)) })
         expect(Option.getOrThrow(yield* ledger.get("m-done")).completedAt).toBe(WHOLE)
 

@@ -2,18 +2,9 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import type { CampaignState, CampaignTemplate } from "../campaigns/campaign.js"
-import { type DeadLetter, MessageRecord } from "../queue/message.js"
-import {
-  type BatchMember,
-  type BatchReservation,
-  type CampaignRow,
-  CampaignStore,
-  type CampaignStoreShape,
-  type LedgerCounts
-} from "../campaigns/campaign-store.js"
-import { DeadLetterStore, type DeadLetterStoreShape } from "../queue/dead-letters.js"
-import { MessageLedger, type MessageLedgerShape } from "../queue/message-ledger.js"
+import { type BatchMember, type BatchReservation, type CampaignRow, CampaignStore, type CampaignStoreShape, type LedgerCounts } from "@hookgate/core/campaigns"
+import type { CampaignState, CampaignTemplate } from "@hookgate/core/campaigns"
+import { type DeadLetter, DeadLetterStore, type DeadLetterStoreShape, MessageLedger, type MessageLedgerShape, MessageRecord } from "@hookgate/core/queue"
 
 /**
  * In-memory `MessageLedger`, `DeadLetterStore` and `CampaignStore` with the SQL

@@ -4,9 +4,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
-import { type OutgoingEmail, SendReceipt } from "../mail/email.js"
-import { type MailerError, Misconfigured, Rejected, Transient, Unknown } from "../mail/errors.js"
-import { Mailer, type MailerShape } from "../mail/mailer.js"
+import { Mailer, type MailerError, type MailerShape, Misconfigured, type OutgoingEmail, Rejected, SendReceipt, Transient, Unknown } from "@hookgate/core/mail"
 
 /** What the scripted mailer does on one call. */
 export type MailerStep = Data.TaggedEnum<{
@@ -158,7 +156,7 @@ export const makeScriptedMailer = (options: ScriptedMailerOptions = {}) =>
   })
 
 /** The scripted mailer, to read back what it delivered in a test. */
-export class ScriptedMailer extends Context.Tag("@hookgate/core/testing/ScriptedMailer")<
+export class ScriptedMailer extends Context.Tag("@hookgate/testing/ScriptedMailer")<
   ScriptedMailer,
   ScriptedMailerShape
 >() {

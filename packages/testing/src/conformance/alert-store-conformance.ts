@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
-import { Alert, type AlertKind } from "../alerts/alert.js"
-import { AlertStore } from "../alerts/alert-store.js"
+import { Alert, type AlertKind, AlertStore } from "@hookgate/core/alerts"
 
 /**
  * The alert ledger's contract (in-memory, SQLite, D1, Postgres): alerts are
