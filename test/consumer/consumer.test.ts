@@ -137,6 +137,7 @@ describe("an app that installed the tarballs", () => {
       "@hookgate/node",
       "@hookgate/provider-creem",
       "@hookgate/provider-stripe",
+      "@hookgate/store-pg",
       "@hookgate/store-sqlite",
       "@hookgate/testing"
     ])

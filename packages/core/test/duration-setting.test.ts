@@ -23,7 +23,9 @@ describe("duration settings", () => {
       ["pt1h30m", 5_400_000],
       ["PT0.5S", 500],
       ["P1D", 86_400_000],
-      [" 10s ", 10_000]
+      [" 10s ", 10_000],
+      ["1500 micros", 1.5],
+      ["20000 millis", 20_000]
     ]
     for (const [text, expected] of cases) expect({ text, ms: millis(text) }).toEqual({ text, ms: Option.some(expected) })
     // What Duration.format prints reads back to the same duration.

@@ -15,6 +15,9 @@ import * as Option from "effect/Option"
 export const DURATION_FORMS = "5m, 2m 30s, 1h, 500ms, \"5 minutes\", 30000 (milliseconds) or PT5M (ISO 8601)"
 
 const UNIT_MILLIS: ReadonlyArray<readonly [RegExp, number]> = [
+  // Effect's smaller words too, so every value `Duration.decode` read before still reads.
+  [/^(ns|nanos?|nanoseconds?)$/, 1e-6],
+  [/^(us|µs|micros?|microseconds?)$/, 1e-3],
   [/^(ms|millis?|milliseconds?)$/, 1],
   [/^(s|secs?|seconds?)$/, 1000],
   [/^(m|mins?|minutes?)$/, 60_000],
