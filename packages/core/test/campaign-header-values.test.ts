@@ -1,6 +1,6 @@
 import { Campaigns } from "@hookgate/core/campaigns"
 import { adminRoutes, toWebHandler } from "@hookgate/core/http"
-import { layerMemoryLedgers, layerMemoryStore, layerTestPipeline, ScriptedMailer } from "@hookgate/core/testing"
+import { layerMemoryLedgers, layerMemoryStore, layerTestPipeline, ScriptedMailer } from "@hookgate/testing"
 import { HttpRouter, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Redacted } from "effect"
 import { afterEach, expect, it } from "vitest"
