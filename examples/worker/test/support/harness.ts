@@ -4,7 +4,7 @@ import type { Readable } from "node:stream"
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler"
 import { bundleWorker, wranglerConfig } from "./bundle.js"
 import { CapturingLog } from "./emails.js"
-import { CREEM_SECRET, type SignedWebhook, STRIPE_SECRET } from "./webhooks.js"
+import { CREEM_SECRET, LEMONSQUEEZY_SECRET, type SignedWebhook, STRIPE_SECRET } from "./webhooks.js"
 
 export const RESEND_API_KEY = "re_example_worker_key"
 export const ADMIN_TOKEN = "example-worker-admin-token"
@@ -63,6 +63,7 @@ export const startExample = async (options: ExampleOptions = {}) => {
   const secrets = {
     STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
     CREEM_WEBHOOK_SECRET: CREEM_SECRET,
+    LEMONSQUEEZY_WEBHOOK_SECRET: LEMONSQUEEZY_SECRET,
     HOOKGATE_ADMIN_TOKEN: options.adminToken ?? ADMIN_TOKEN
   }
   const worker = (name: Mailer, vars: Record<string, string>) => ({

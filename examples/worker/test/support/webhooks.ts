@@ -1,9 +1,11 @@
 import { checkoutCompletedEvent, creemSignature } from "@hookgate/provider-creem/testing"
+import { orderEvent, signLemonSqueezyRequest } from "@hookgate/provider-lemonsqueezy/testing"
 import { checkoutSessionEvent, stripeSignatureHeader } from "@hookgate/provider-stripe/testing"
 import { Effect } from "effect"
 
 export const STRIPE_SECRET = "whsec_example_worker_stripe"
 export const CREEM_SECRET = "whsec_example_worker_creem"
+export const LEMONSQUEEZY_SECRET = "example-worker-lemonsqueezy"
 
 export interface SignedWebhook {
   readonly path: string
@@ -38,4 +40,12 @@ export const creemCheckout = (orderId: string, email = "buyer@example.com") =>
       body,
       headers: { "content-type": "application/json", "creem-signature": signature }
     } satisfies SignedWebhook
+  }))
+
+/** A paid Lemon Squeezy `order_created`, signed as Lemon Squeezy signs it (`X-Signature`, `X-Event-Name`). */
+export const lemonSqueezyOrder = (orderId: string, email = "buyer@example.com") =>
+  Effect.runPromise(Effect.gen(function*() {
+    const body = orderEvent({ orderId, email })
+    const request = yield* signLemonSqueezyRequest(LEMONSQUEEZY_SECRET, body)
+    return { path: "/webhooks/lemonsqueezy", body, headers: { ...request.headers } } satisfies SignedWebhook
   }))
