@@ -89,7 +89,7 @@ export const COMMANDS: ReadonlyArray<CommandHelp> = [
     ],
     examples: [
       "STRIPE_WEBHOOK_SECRET=whsec_... hookgate send-test stripe --replays 3",
-      "PADDLE_WEBHOOK_SECRET=pdl_ntfset_... hookgate send-test paddle --customer ctm_..."
+      "PADDLE_WEBHOOK_SECRET=pdl_... hookgate send-test paddle --customer ctm_..."
     ]
   },
   {
