@@ -1,4 +1,5 @@
 import { startSmtpTestServer } from "@hookgate/mailer-smtp/testing"
+import { Redacted } from "effect"
 import { describe, expect, it } from "vitest"
 import { allLeased, orderOf, sleep, waitFor } from "./support/acceptance.js"
 import { ADMIN_TOKEN, baseEnv, type GatewayProcess, LEMONSQUEEZY_SECRET, smtpEnv, startGateway, tempDir } from "./support/gateway-process.js"
@@ -44,6 +45,10 @@ describe("Lemon Squeezy + SMTP, through the hookgate binary", () => {
       const stats = await admin(gateway.url, "/admin/stats", {}, ADMIN_TOKEN)
       expect(stats.body.orders.sent).toBe(1)
       expect(stats.body.duplicatesPrevented).toBeGreaterThanOrEqual(7)
+      // Neither the signing secret nor the SMTP password reaches a log line.
+      const password = Redacted.value(smtp.mailerOptions.auth!.password)
+      expect(gateway.output()).not.toContain(LEMONSQUEEZY_SECRET)
+      expect(gateway.output()).not.toContain(password)
     } finally {
       await gateway.stop()
       await smtp.close()

@@ -50,6 +50,8 @@ describe("Paddle + Postmark, through the hookgate binary", () => {
       expect(postmark.emails).toHaveLength(1)
       const stats = await admin(gateway.url, "/admin/stats", {}, ADMIN_TOKEN)
       expect(stats.body.orders.sent).toBe(1)
+      // No secret, API key or server token reaches a log line.
+      for (const secret of [PADDLE_SECRET, paddle.apiKey, postmark.serverToken]) expect(gateway.output()).not.toContain(secret)
     } finally {
       await gateway.stop()
       await postmark.close()
