@@ -139,6 +139,11 @@ describe("send-test with the new providers", () => {
       }
       const stats = await admin(gateway.url, "/admin/stats", {}, ADMIN_TOKEN)
       expect(stats.body.orders.sent).toBe(3)
+      // Without a customer of the shop's Paddle account there is no email to fetch: refused before posting.
+      const noCustomer = await runCli({ ...env, PORT: port }, ["send-test", "paddle"])
+      expect(noCustomer.code).toBe(1)
+      expect(noCustomer.stderr).toContain("send-test paddle needs --customer ctm_")
+      expect(noCustomer.stdout).not.toContain("posting")
       // Paddle's sample names the customer given; its email came from Paddle's API.
       const list = await runCli(env, ["orders", "list", "--status", "sent"])
       const key = /(paddle:txn_\w+)/.exec(list.stdout)![1]!

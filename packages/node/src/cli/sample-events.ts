@@ -25,7 +25,7 @@ export interface SampleOrder {
 }
 
 /** A customer id of the right shape for a Paddle sample whose customer was not given. */
-export const SAMPLE_PADDLE_CUSTOMER = "ctm_01hv8gq3318ktkfengj2r75gfx"
+const SAMPLE_PADDLE_CUSTOMER = "ctm_01hv8gq3318ktkfengj2r75gfx"
 
 /**
  * A realistic paying event, signed as the provider signs it (each provider package's

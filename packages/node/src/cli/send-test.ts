@@ -50,6 +50,8 @@ export const postRepeatedly = (url: string, event: SignedEvent, times: number, c
 
 
 const secretName = (provider: ProviderName) => PROVIDER_SECRETS[provider]
+/** Paddle's customer ids, as its API reference gives them. */
+const PADDLE_CUSTOMER = /^ctm_[a-z\d]{26}$/
 const providers = (Object.keys(PROVIDER_SECRETS) as Array<ProviderName>).map((name): [string, ProviderName] => [name, name])
 
 export const sendTestCommand = Command.make(
@@ -73,6 +75,11 @@ export const sendTestCommand = Command.make(
         url: Config.option(Config.string("HOOKGATE_URL"))
       })
       const base = gatewayUrl({ port: config.port, host: config.host }, Option.orElse(url, () => config.url))
+      if (provider === "paddle" && !Option.exists(customer, (id) => PADDLE_CUSTOMER.test(id))) {
+        return yield* new OperatorRefusal({
+          message: "send-test paddle needs --customer ctm_… (a customer of your Paddle account): the gateway fetches the buyer's email from Paddle's API"
+        })
+      }
       // The first secret of the configured list: the one the gateway checks first.
       const secrets = yield* Config.redacted(secretName(provider))
       const secret = Redacted.make(Redacted.value(secrets).split(",")[0]!.trim())
