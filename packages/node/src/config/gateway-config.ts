@@ -177,8 +177,9 @@ const retryOptions = (read: Partial<Read>): RetryPolicyOptions => ({
 
 /**
  * Settings that depend on one another: what the chosen mailer needs (Resend's key, and a
- * lease its timeout fits in: a send still running when its lease ends may be sent twice),
- * and an alert webhook token only with its URL.
+ * lease its timeout fits in: a send still running when its lease ends may be sent twice;
+ * SMTP's and Postmark's are checked where their settings are read), Paddle's API key with
+ * its secret, and an alert webhook token only with its URL.
  */
 const crossProblems = (config: Partial<Read>) => {
   const problems: Array<{ setting: string; message: string }> = []
