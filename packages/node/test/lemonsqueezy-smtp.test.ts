@@ -93,6 +93,8 @@ describe("Lemon Squeezy + SMTP, through the hookgate binary", () => {
       expect(report.status).toBe(200)
       // On a slow machine the restart's own first sweep may already hold some (leases expired by then): wait for it.
       await waitFor(() => Promise.all(keys.map((key) => orderOf(second.url, key))), (all) => all.every((o) => o?.status === "sent"), "every order sent")
+      // SMTP honours no idempotency key: the dead process may have sent, so each resend is flagged.
+      for (const key of keys) expect(await orderOf(second.url, key)).toMatchObject({ uncertain: true, possibleDuplicates: 1 })
       for (const signed of orders) {
         expect((await deliver(second.url, signed)).body.status).toBe("duplicate")
       }
