@@ -49,6 +49,9 @@ describe("Lemon Squeezy + SMTP, through the hookgate binary", () => {
       const password = Redacted.value(smtp.mailerOptions.auth!.password)
       expect(gateway.output()).not.toContain(LEMONSQUEEZY_SECRET)
       expect(gateway.output()).not.toContain(password)
+      // SIGTERM shuts the gateway down cleanly on SMTP too (the pool is closed with its scope): `stopped`, exit 0.
+      expect(await gateway.stop()).toBe(0)
+      expect(gateway.stdout()).toContain("stopped")
     } finally {
       await gateway.stop()
       await smtp.close()
