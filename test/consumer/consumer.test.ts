@@ -133,9 +133,14 @@ describe("an app that installed the tarballs", () => {
     const hookgate = withHookgateDependencies([
       "@hookgate/alerters",
       "@hookgate/core",
+      "@hookgate/mailer-postmark",
       "@hookgate/mailer-resend",
+      "@hookgate/mailer-smtp",
       "@hookgate/node",
       "@hookgate/provider-creem",
+      "@hookgate/provider-lemonsqueezy",
+      "@hookgate/provider-paddle",
+      "@hookgate/provider-polar",
       "@hookgate/provider-stripe",
       "@hookgate/store-pg",
       "@hookgate/store-sqlite",
@@ -194,6 +199,8 @@ describe("an app that installed the tarballs", () => {
     // The app's own tests, and the whole files docs/plugins.md shows (its plugin's conformance test).
     expect(stdout).toMatch(/Test Files\s+(\d+) passed \(\1\)/)
     expect(stdout).toContain("acme-provider.test.ts")
+    expect(stdout).toContain("lemonsqueezy-doc.test.ts")
+    expect(stdout).toContain("readme-mailers.test.ts")
     expect(stdout).not.toMatch(/skipped|todo/)
   }, 900_000)
 

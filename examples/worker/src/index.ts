@@ -10,6 +10,9 @@ import { deadLetterHandler } from "@hookgate/core/queue"
 import { CloudflareEmail } from "@hookgate/mailer-cf-email"
 import { Resend } from "@hookgate/mailer-resend"
 import { Creem } from "@hookgate/provider-creem"
+import { LemonSqueezy } from "@hookgate/provider-lemonsqueezy"
+import { Paddle } from "@hookgate/provider-paddle"
+import { Polar } from "@hookgate/provider-polar"
 import { Stripe } from "@hookgate/provider-stripe"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
@@ -36,8 +39,12 @@ const Mail = Layer.unwrapEffect(Effect.map(Config.literal("resend", "cloudflare"
 // A provider is mounted when its secret is set (a comma-separated list, for rotation).
 const Webhooks = Providers.layer(
   mountWhenSet("STRIPE_WEBHOOK_SECRET", (secrets) => Stripe.layer({ secrets })),
-  mountWhenSet("CREEM_WEBHOOK_SECRET", (secrets) => Creem.layer({ secrets }))
-)
+  mountWhenSet("CREEM_WEBHOOK_SECRET", (secrets) => Creem.layer({ secrets })),
+  mountWhenSet("LEMONSQUEEZY_WEBHOOK_SECRET", (secrets) => LemonSqueezy.layer({ secrets })),
+  mountWhenSet("POLAR_WEBHOOK_SECRET", (secrets) => Polar.layer({ secrets })),
+  // Paddle fetches the customer's email from its API: PADDLE_API_KEY, and PADDLE_ENVIRONMENT or PADDLE_API_BASE_URL.
+  mountWhenSet("PADDLE_WEBHOOK_SECRET", (secrets) => Paddle.layerConfig({ secrets: Config.succeed(secrets) }))
+).pipe(Layer.provide(FetchHttpClient.layer))
 
 // Beside the webhook routes (always served): the admin API (`/admin/*`, campaigns included) behind the
 // HOOKGATE_ADMIN_TOKEN secret, read from env on each request: without it every admin request answers 401.

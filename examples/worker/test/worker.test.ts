@@ -1,7 +1,7 @@
 import { D1Store } from "@hookgate/store-d1"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { ADMIN_TOKEN, type Example, eventually, RESEND_API_KEY, startExample } from "./support/harness.js"
-import { CREEM_SECRET, creemCheckout, STRIPE_SECRET, stripeCheckout } from "./support/webhooks.js"
+import { CREEM_SECRET, creemCheckout, lemonSqueezyOrder, paddleTransaction, STRIPE_SECRET, stripeCheckout } from "./support/webhooks.js"
 
 // One Miniflare for the file (the Worker bundled once by wrangler); tables emptied per test.
 let example: Example
@@ -73,6 +73,33 @@ describe("the example Worker, bundled by wrangler, in Miniflare", () => {
     const answer = await example.post("cloudflare", await creemCheckout("ord_creem_1"))
     expect(answer).toEqual({ status: 200, body: { status: "sent", orderId: "creem:ord_creem_1" } })
     expect((await eventually(() => example.log.emails(), (l) => l.length === 1))[0]!.to).toBe("buyer@example.com")
+  })
+
+  it("a Lemon Squeezy order_created is mounted by its secret: sent once, its retry a duplicate; Polar, unset, is not mounted", async () => {
+    const webhook = await lemonSqueezyOrder("4711", "lemon@example.com")
+    expect(await example.post("cloudflare", webhook)).toEqual({ status: 200, body: { status: "sent", orderId: "lemonsqueezy:4711" } })
+    expect((await example.post("cloudflare", webhook)).body).toMatchObject({ status: "duplicate" })
+    const emails = await eventually(() => example.log.emails(), (l) => l.length >= 1)
+    expect(emails.map((e) => e.to)).toEqual(["lemon@example.com"])
+    expect(await example.order("cloudflare", "lemonsqueezy:4711")).toMatchObject({ status: "sent", duplicates_prevented: 1 })
+    // A request signed with another secret is refused and stores nothing.
+    const forged = { ...webhook, headers: { ...webhook.headers, "x-signature": "0".repeat(64) } }
+    expect((await example.post("cloudflare", forged)).status).toBe(401)
+    expect((await example.post("cloudflare", { ...webhook, path: "/webhooks/polar" })).body).toMatchObject({ status: "unknown_provider" })
+  })
+
+  it("a Paddle transaction: the customer's email fetched from Paddle's API once (fetch in workerd), one email through Resend", async () => {
+    const customer = example.paddle.addCustomer({ email: "paddle-buyer@example.com" })
+    const fetchesBefore = example.paddle.requests.length
+    const paid = await paddleTransaction("txn_01worker", customer)
+    expect(await example.post("resend", paid)).toEqual({ status: 200, body: { status: "sent", orderId: "paddle:txn_01worker" } })
+    expect(example.resend.emails.map((e) => e.to)).toEqual([["paddle-buyer@example.com"]])
+    // transaction.completed for the same transaction, and Paddle's retry: duplicates, answered from the stored order.
+    const completed = await paddleTransaction("txn_01worker", customer, "transaction.completed")
+    expect((await example.post("resend", completed)).body).toMatchObject({ status: "duplicate" })
+    expect((await example.post("resend", await paddleTransaction("txn_01worker", customer))).body).toMatchObject({ status: "duplicate" })
+    expect(example.paddle.requests.length - fetchesBefore).toBe(1)
+    expect(example.resend.emails).toHaveLength(1)
   })
 
   it("a conflicting replay answers 409 and leaves the order in D1 unchanged", async () => {

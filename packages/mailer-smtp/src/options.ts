@@ -104,9 +104,10 @@ export const SmtpConfig: Config.Config<SmtpOptions> = Config.all({
   security,
   auth,
   tls,
+  // Validated before the default, so the refusal names its setting (a ConfigError's path).
   poolSize: Config.integer("SMTP_POOL_SIZE").pipe(
-    Config.withDefault(DEFAULT_POOL_SIZE),
-    Config.validate({ message: "SMTP_POOL_SIZE must be between 1 and 100", validation: (n) => n >= 1 && n <= 100 })
+    Config.validate({ message: "must be between 1 and 100", validation: (n) => n >= 1 && n <= 100 }),
+    Config.withDefault(DEFAULT_POOL_SIZE)
   ),
   timeout: Config.duration("SMTP_TIMEOUT").pipe(Config.withDefault(DEFAULT_TIMEOUT))
 }).pipe(

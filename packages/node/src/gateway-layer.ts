@@ -3,10 +3,15 @@ import { type Renderer, RetryPolicy } from "@hookgate/core"
 import { Alerter, type AlerterShape } from "@hookgate/core/alerts"
 import { defaultProbeSchedule, Mailer, MailerCircuit, withKeyWindowCheck } from "@hookgate/core/mail"
 import { NodeHmac } from "@hookgate/core/node"
-import { mountWhenSet, Providers } from "@hookgate/core/providers"
+import { mountWhenSet, Providers, type Secrets } from "@hookgate/core/providers"
 import { EmailAlerter, fanOut, WebhookAlerter } from "@hookgate/alerters"
+import { Postmark } from "@hookgate/mailer-postmark"
 import { Resend } from "@hookgate/mailer-resend"
+import { Smtp } from "@hookgate/mailer-smtp"
 import { Creem } from "@hookgate/provider-creem"
+import { LemonSqueezy } from "@hookgate/provider-lemonsqueezy"
+import { Paddle } from "@hookgate/provider-paddle"
+import { Polar } from "@hookgate/provider-polar"
 import { Stripe } from "@hookgate/provider-stripe"
 import { ConfigError, Effect, Layer, Option, Schedule } from "effect"
 import type { GatewayConfig } from "./config/gateway-config.js"
@@ -24,11 +29,29 @@ export interface GatewayOverrides {
   readonly retryPolicy?: Layer.Layer<RetryPolicy>
 }
 
-/** The mailer HOOKGATE_MAILER names: the local outbox, or Resend (RESEND_API_KEY, RESEND_BASE_URL). */
-export const mailerLayer = (config: GatewayConfig): Layer.Layer<Mailer, ConfigError.ConfigError> =>
-  config.mailer === "outbox"
-    ? layerOutboxMailer(config.outbox)
-    : Resend.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
+/**
+ * The mailer HOOKGATE_MAILER names: the local outbox, Resend (RESEND_API_KEY, RESEND_BASE_URL),
+ * SMTP (SMTP_HOST, …: a pool of connections, closed when the gateway shuts down) or Postmark
+ * (POSTMARK_SERVER_TOKEN, …). SMTP's and Postmark's settings were read with the gateway's.
+ */
+export const mailerLayer = (config: GatewayConfig): Layer.Layer<Mailer, ConfigError.ConfigError> => {
+  switch (config.mailer) {
+    case "outbox":
+      return layerOutboxMailer(config.outbox)
+    case "resend":
+      return Resend.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
+    case "smtp":
+      return Option.match(config.smtp, {
+        onNone: () => Layer.fail(ConfigError.MissingData(["SMTP_HOST"], "HOOKGATE_MAILER=smtp without its settings")),
+        onSome: ({ options }) => Smtp.layer(options)
+      })
+    case "postmark":
+      return Option.match(config.postmark, {
+        onNone: () => Layer.fail(ConfigError.MissingData(["POSTMARK_SERVER_TOKEN"], "HOOKGATE_MAILER=postmark without its settings")),
+        onSome: (options) => Postmark.layer(options).pipe(Layer.provide(FetchHttpClient.layer))
+      })
+  }
+}
 
 /** The mailer, with each failed send logged at WARN (error class and message). */
 const loggedMailer = (mailer: Layer.Layer<Mailer, ConfigError.ConfigError>) =>
@@ -92,37 +115,90 @@ export const deliveryLayer = (config: GatewayConfig, overrides: GatewayOverrides
     })
   ).pipe(Layer.provideMerge(loggedMailer(overrides.mailer ?? mailerLayer(config)))))
 
+/** Each provider the gateway can mount, by its path segment, and the setting that mounts it. */
+export const PROVIDER_SECRETS = {
+  stripe: "STRIPE_WEBHOOK_SECRET",
+  creem: "CREEM_WEBHOOK_SECRET",
+  lemonsqueezy: "LEMONSQUEEZY_WEBHOOK_SECRET",
+  polar: "POLAR_WEBHOOK_SECRET",
+  paddle: "PADDLE_WEBHOOK_SECRET"
+} as const
+
+export type ProviderName = keyof typeof PROVIDER_SECRETS
+
+const secretsOf = (config: GatewayConfig) => ({
+  stripe: config.stripeSecrets,
+  creem: config.creemSecrets,
+  lemonsqueezy: config.lemonSqueezySecrets,
+  polar: config.polarSecrets,
+  paddle: config.paddleSecrets
+})
+
+/** "set STRIPE_WEBHOOK_SECRET, CREEM_WEBHOOK_SECRET, … or PADDLE_WEBHOOK_SECRET": what mounts a provider. */
+export const NO_PROVIDER = `no provider is configured: set one or more of ${Object.values(PROVIDER_SECRETS).join(", ")} (comma-separated for rotation)`
+
 /** The names of the providers that have a secret; only those are mounted. */
-export const mountedProviders = (config: GatewayConfig): ReadonlyArray<string> => [
-  ...(Option.isSome(config.stripeSecrets) ? ["stripe"] : []),
-  ...(Option.isSome(config.creemSecrets) ? ["creem"] : [])
-]
+export const mountedProviders = (config: GatewayConfig): ReadonlyArray<ProviderName> => {
+  const secrets = secretsOf(config)
+  return (Object.keys(PROVIDER_SECRETS) as Array<ProviderName>).filter((name) => Option.isSome(secrets[name]))
+}
+
+/** Paddle's API as the settings give it: PADDLE_API_BASE_URL, else by PADDLE_ENVIRONMENT. */
+export const paddleApiBaseUrl = (config: GatewayConfig) =>
+  Option.getOrElse(config.paddleApiBaseUrl, () => config.paddleEnvironment === "sandbox" ? Paddle.SANDBOX_API : Paddle.PRODUCTION_API)
 
 /**
- * The provider registry: Stripe and Creem, each mounted only with its secret,
- * their keys imported on node:crypto (`NodeHmac`). With no secret at all there
- * is nothing to serve, and the gateway refuses to start.
+ * The provider registry: each provider mounted only with its secret, their keys imported on
+ * node:crypto (`NodeHmac`); Paddle with an HTTP client for its customer API (PADDLE_API_KEY).
+ * With no secret at all there is nothing to serve, and the gateway refuses to start.
  */
 export const providersLayer = (config: GatewayConfig): Layer.Layer<Providers, ConfigError.ConfigError> => {
   if (mountedProviders(config).length === 0) {
-    return Layer.fail(ConfigError.MissingData(
-      ["STRIPE_WEBHOOK_SECRET"],
-      "no provider is configured: set STRIPE_WEBHOOK_SECRET and/or CREEM_WEBHOOK_SECRET (comma-separated for rotation)"
-    ))
+    return Layer.fail(ConfigError.MissingData(["STRIPE_WEBHOOK_SECRET"], NO_PROVIDER))
   }
   return Providers.layer(
     mountWhenSet(config.stripeSecrets, (secrets) => Stripe.layer({ secrets })),
-    mountWhenSet(config.creemSecrets, (secrets) => Creem.layer({ secrets }))
+    mountWhenSet(config.creemSecrets, (secrets) => Creem.layer({ secrets })),
+    mountWhenSet(config.lemonSqueezySecrets, (secrets) => LemonSqueezy.layer({ secrets })),
+    mountWhenSet(config.polarSecrets, (secrets) => Polar.layer({ secrets })),
+    mountWhenSet(config.paddleSecrets, (secrets) => paddleLayer(config, secrets))
   ).pipe(Layer.provide(NodeHmac.layer()))
 }
+
+/** Paddle, with the API key GatewayConfig required beside its secret, and fetch for its customer API. */
+const paddleLayer = (config: GatewayConfig, secrets: Secrets): Layer.Layer<never, ConfigError.ConfigError, Providers> =>
+  Option.match(config.paddleApiKey, {
+    onNone: () => Layer.fail(ConfigError.MissingData(["PADDLE_API_KEY"], "is not set (needed with PADDLE_WEBHOOK_SECRET)")),
+    onSome: (apiKey) =>
+      Paddle.layer({ secrets, apiKey, baseUrl: paddleApiBaseUrl(config) }).pipe(Layer.provide(FetchHttpClient.layer))
+  })
 
 /** The whole gateway: providers and delivery, hashing on node:crypto too (the fulfilment hash). */
 export const gatewayLayer = (config: GatewayConfig, overrides: GatewayOverrides = {}) =>
   Layer.mergeAll(providersLayer(config), deliveryLayer(config, overrides), NodeHmac.layer())
 
-/** The mailer as the operator should read it: `outbox (<folder>)` or `resend (<base URL>)`. */
-export const describeMailer = (config: GatewayConfig) =>
-  config.mailer === "outbox" ? `outbox (${config.outbox}: files, nobody is emailed)` : "resend"
+/** The mailer as the operator should read it: `outbox (<folder>)`, `resend`, `smtp (<host>:<port>, <security>)`, `postmark (<base URL>)`. */
+export const describeMailer = (config: GatewayConfig) => {
+  switch (config.mailer) {
+    case "outbox":
+      return `outbox (${config.outbox}: files, nobody is emailed)`
+    case "resend":
+      return "resend"
+    case "smtp":
+      return Option.match(config.smtp, {
+        onNone: () => "smtp",
+        onSome: ({ options }) => {
+          const security = options.security ?? "starttls"
+          return `smtp (${options.host}:${options.port ?? Smtp.DEFAULT_PORTS[security]}, ${security})`
+        }
+      })
+    case "postmark":
+      return Option.match(config.postmark, {
+        onNone: () => "postmark",
+        onSome: (options) => `postmark (${options.baseUrl ?? Postmark.DEFAULT_BASE_URL})`
+      })
+  }
+}
 
 export const describeGateway = (config: GatewayConfig) =>
   Effect.succeed({

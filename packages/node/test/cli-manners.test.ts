@@ -120,9 +120,10 @@ describe("config check", () => {
     expect(dev.code, dev.stderr).toBe(0)
     expect(dev.stderr.split("\n")[0]).toMatch(/^hookgate config check --dev: database /)
     expect(dev.stdout).toMatch(/^HOST\s+127\.0\.0\.1$/m)
-    expect(dev.stdout).toMatch(/^providers\s+stripe, creem$/m)
+    expect(dev.stdout).toMatch(/^providers\s+stripe, creem, lemonsqueezy, polar$/m)
     expect(dev.stdout).toMatch(/^HOOKGATE_ADMIN_TOKEN\s+<redacted>$/m)
     expect(dev.stdout).not.toContain("whsec_dev")
+    expect(dev.stdout).not.toMatch(/dev_lemonsqueezy|polar_whs_dev/)
   })
 })
 

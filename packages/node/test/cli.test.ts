@@ -6,12 +6,16 @@ describe("the hookgate command", () => {
   it("demo prints one email per order, the duplicates it prevented and the recovered retry, and exits 0", async () => {
     const { code, stdout } = await runCli({}, ["demo"])
     expect(code).toBe(0)
-    expect(stdout).toMatch(/orders\s+8/)
-    expect(stdout).toMatch(/emails in the outbox\s+8/)
+    expect(stdout).toMatch(/orders\s+10/)
+    expect(stdout).toMatch(/emails in the outbox\s+10/)
     expect(stdout).toMatch(/retries recovered by the sweep\s+1/)
     const prevented = Number(/duplicates prevented\s+(\d+)/.exec(stdout)?.[1])
-    expect(prevented).toBeGreaterThan(8)
+    expect(prevented).toBeGreaterThan(10)
     expect(stdout).toContain("one email per order")
+    // Every provider's orders, Paddle's with the email its (stand-in) API gave.
+    for (const key of ["stripe:cs_test_demo-stripe-1", "creem:ord_demo-creem-1", "lemonsqueezy:demo-lemonsqueezy-1", "polar:ord_demo-polar-1", "paddle:txn_demo-paddle-1"]) {
+      expect(stdout).toContain(key)
+    }
   }, 60_000)
 
   it("send-test posts a signed event with replays to a running gateway and prints each answer", async () => {
@@ -66,5 +70,8 @@ describe("the hookgate command", () => {
     const { code, stderr, stdout } = await runCli({ PORT: "0", HOOKGATE_DB: `${dir}/db` }, ["serve"])
     expect(code).not.toBe(0)
     expect(stdout + stderr).toContain("no provider is configured")
+    for (const name of ["STRIPE_WEBHOOK_SECRET", "CREEM_WEBHOOK_SECRET", "LEMONSQUEEZY_WEBHOOK_SECRET", "POLAR_WEBHOOK_SECRET", "PADDLE_WEBHOOK_SECRET"]) {
+      expect(stdout + stderr).toContain(name)
+    }
   })
 })

@@ -1,10 +1,11 @@
 import { startResendTestServer } from "@hookgate/mailer-resend/testing"
+import { startPaddleTestServer } from "@hookgate/provider-paddle/testing"
 import { LogLevel, Miniflare } from "miniflare"
 import type { Readable } from "node:stream"
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler"
 import { bundleWorker, wranglerConfig } from "./bundle.js"
 import { CapturingLog } from "./emails.js"
-import { CREEM_SECRET, type SignedWebhook, STRIPE_SECRET } from "./webhooks.js"
+import { CREEM_SECRET, LEMONSQUEEZY_SECRET, PADDLE_SECRET, type SignedWebhook, STRIPE_SECRET } from "./webhooks.js"
 
 export const RESEND_API_KEY = "re_example_worker_key"
 export const ADMIN_TOKEN = "example-worker-admin-token"
@@ -59,10 +60,15 @@ export const startExample = async (options: ExampleOptions = {}) => {
   const config = unstable_readConfig({ config: wranglerConfig })
   const { workerOptions } = unstable_getMiniflareWorkerOptions(wranglerConfig)
   const resend = await startResendTestServer({ apiKey: RESEND_API_KEY })
+  // Paddle's customer API, for the Resend copy's Paddle webhooks (the other copy has no outbound network).
+  const paddle = await startPaddleTestServer()
   const log = new CapturingLog(LogLevel.INFO)
   const secrets = {
     STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
     CREEM_WEBHOOK_SECRET: CREEM_SECRET,
+    LEMONSQUEEZY_WEBHOOK_SECRET: LEMONSQUEEZY_SECRET,
+    PADDLE_WEBHOOK_SECRET: PADDLE_SECRET,
+    PADDLE_API_KEY: paddle.apiKey,
     HOOKGATE_ADMIN_TOKEN: options.adminToken ?? ADMIN_TOKEN
   }
   const worker = (name: Mailer, vars: Record<string, string>) => ({
@@ -87,11 +93,12 @@ export const startExample = async (options: ExampleOptions = {}) => {
       worker("cloudflare", { MAILER: "cloudflare" }),
       {
         ...worker("resend", { MAILER: "resend", RESEND_API_KEY }),
-        // Miniflare's outbound fetch: api.resend.com goes to the local test server.
+        // Miniflare's outbound fetch: api.resend.com and api.paddle.com go to the local stand-ins.
         outboundService: async (request: Request) => {
           const url = new URL(request.url)
-          if (url.hostname !== "api.resend.com") return new Response("no network in tests", { status: 502 })
-          return fetch(new URL(url.pathname + url.search, resend.url), {
+          const local = url.hostname === "api.resend.com" ? resend.url : url.hostname === "api.paddle.com" ? paddle.url : undefined
+          if (local === undefined) return new Response("no network in tests", { status: 502 })
+          return fetch(new URL(url.pathname + url.search, local), {
             method: request.method,
             headers: request.headers,
             body: request.method === "GET" ? null : await request.arrayBuffer()
@@ -112,6 +119,7 @@ export const startExample = async (options: ExampleOptions = {}) => {
     bundle,
     cron,
     resend,
+    paddle,
     log,
     /** The Worker's log lines so far (JSON, one per line). */
     workerLogs: () => workerOutput.join("").split("\n").filter((line) => line.trim() !== ""),
@@ -151,6 +159,7 @@ export const startExample = async (options: ExampleOptions = {}) => {
     dispose: async () => {
       await mf.dispose()
       await resend.close()
+      await paddle.close()
     }
   }
 }

@@ -1,9 +1,13 @@
 import { checkoutCompletedEvent, creemSignature } from "@hookgate/provider-creem/testing"
+import { orderEvent, signLemonSqueezyRequest } from "@hookgate/provider-lemonsqueezy/testing"
+import { signPaddleRequest, transactionEvent } from "@hookgate/provider-paddle/testing"
 import { checkoutSessionEvent, stripeSignatureHeader } from "@hookgate/provider-stripe/testing"
 import { Effect } from "effect"
 
 export const STRIPE_SECRET = "whsec_example_worker_stripe"
 export const CREEM_SECRET = "whsec_example_worker_creem"
+export const LEMONSQUEEZY_SECRET = "example-worker-lemonsqueezy"
+export const PADDLE_SECRET = "pdl_ntfset_example_worker"
 
 export interface SignedWebhook {
   readonly path: string
@@ -38,4 +42,20 @@ export const creemCheckout = (orderId: string, email = "buyer@example.com") =>
       body,
       headers: { "content-type": "application/json", "creem-signature": signature }
     } satisfies SignedWebhook
+  }))
+
+/** A paid Lemon Squeezy `order_created`, signed as Lemon Squeezy signs it (`X-Signature`, `X-Event-Name`). */
+export const lemonSqueezyOrder = (orderId: string, email = "buyer@example.com") =>
+  Effect.runPromise(Effect.gen(function*() {
+    const body = orderEvent({ orderId, email })
+    const request = yield* signLemonSqueezyRequest(LEMONSQUEEZY_SECRET, body)
+    return { path: "/webhooks/lemonsqueezy", body, headers: { ...request.headers } } satisfies SignedWebhook
+  }))
+
+/** A paid Paddle transaction for `customerId`, signed now as Paddle signs each delivery. */
+export const paddleTransaction = (transactionId: string, customerId: string, type: "transaction.paid" | "transaction.completed" = "transaction.paid") =>
+  Effect.runPromise(Effect.gen(function*() {
+    const body = transactionEvent(`evt_${transactionId}_${type}`, type, { id: transactionId, customerId })
+    const request = yield* signPaddleRequest(PADDLE_SECRET, body)
+    return { path: "/webhooks/paddle", body, headers: { ...request.headers } } satisfies SignedWebhook
   }))

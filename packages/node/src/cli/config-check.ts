@@ -3,7 +3,9 @@ import { RetryPolicy, type RetryPolicyShape } from "@hookgate/core"
 import { Console, Duration, Effect, Option, Redacted } from "effect"
 import { DEV_SETTINGS, GatewayConfig } from "../config/gateway-config.js"
 import { settingsProvider, SettingsSource } from "../config/source.js"
-import { describeAlerts, describeMailer, mountedProviders } from "../gateway-layer.js"
+import { Postmark } from "@hookgate/mailer-postmark"
+import { Smtp } from "@hookgate/mailer-smtp"
+import { describeAlerts, describeMailer, mountedProviders, NO_PROVIDER, paddleApiBaseUrl } from "../gateway-layer.js"
 import { table } from "./print.js"
 import { targetLine } from "./target.js"
 
@@ -24,6 +26,7 @@ export const effectiveSettings = (config: GatewayConfig, policy: RetryPolicyShap
   ...(config.mailer === "resend"
     ? [["RESEND_API_KEY", secret(config.resendApiKey)] as const, ["RESEND_TIMEOUT", Duration.format(config.resendTimeout)] as const]
     : []),
+  ...mailerSettings(config),
   ["HOOKGATE_FROM", config.from],
   ["HOOKGATE_OWNER_EMAIL", Option.getOrElse(config.ownerEmail, () => "-")],
   ["HOOKGATE_ALERT_WEBHOOK_URL", secret(config.alertWebhookUrl)],
@@ -35,6 +38,16 @@ export const effectiveSettings = (config: GatewayConfig, policy: RetryPolicyShap
   ["providers", mountedProviders(config).join(", ") || "none"],
   ["STRIPE_WEBHOOK_SECRET", secretList(config.stripeSecrets)],
   ["CREEM_WEBHOOK_SECRET", secretList(config.creemSecrets)],
+  ["LEMONSQUEEZY_WEBHOOK_SECRET", secretList(config.lemonSqueezySecrets)],
+  ["POLAR_WEBHOOK_SECRET", secretList(config.polarSecrets)],
+  ["PADDLE_WEBHOOK_SECRET", secretList(config.paddleSecrets)],
+  ...(Option.isSome(config.paddleSecrets)
+    ? [
+      ["PADDLE_API_KEY", secret(config.paddleApiKey)] as const,
+      ["PADDLE_ENVIRONMENT", config.paddleEnvironment] as const,
+      ["PADDLE_API_BASE_URL", paddleApiBaseUrl(config)] as const
+    ]
+    : []),
   ["HOOKGATE_ADMIN_TOKEN", secret(config.adminToken)],
   ["HOOKGATE_METRICS_TOKEN", secret(config.metricsToken)],
   ["HOOKGATE_MAX_BODY", `${config.maxBodyBytes} bytes`],
@@ -51,6 +64,36 @@ export const effectiveSettings = (config: GatewayConfig, policy: RetryPolicyShap
   ["HOOKGATE_LOG_FORMAT", config.logFormat]
 ]
 
+/** SMTP's or Postmark's own settings, when HOOKGATE_MAILER selects it. */
+const mailerSettings = (config: GatewayConfig): ReadonlyArray<readonly [string, string]> => [
+  ...Option.match(config.smtp, {
+    onNone: () => [],
+    onSome: ({ caFile, options }) => {
+      const security = options.security ?? "starttls"
+      return [
+        ["SMTP_HOST", options.host],
+        ["SMTP_PORT", String(options.port ?? Smtp.DEFAULT_PORTS[security])],
+        ["SMTP_SECURITY", security],
+        ["SMTP_USER", options.auth?.user ?? "- (no AUTH)"],
+        ["SMTP_PASSWORD", options.auth === undefined ? "-" : REDACTED],
+        ["SMTP_POOL_SIZE", String(options.poolSize ?? Smtp.DEFAULT_POOL_SIZE)],
+        ["SMTP_TIMEOUT", duration(options.timeout, Smtp.DEFAULT_TIMEOUT)],
+        ["SMTP_TLS_CA_FILE", Option.getOrElse(caFile, () => "- (the system's trusted roots)")],
+        ["SMTP_TLS_SERVERNAME", options.tls?.servername ?? "- (SMTP_HOST)"]
+      ] as const
+    }
+  }),
+  ...Option.match(config.postmark, {
+    onNone: () => [],
+    onSome: (options) => [
+      ["POSTMARK_SERVER_TOKEN", REDACTED],
+      ["POSTMARK_BASE_URL", options.baseUrl ?? Postmark.DEFAULT_BASE_URL],
+      ["POSTMARK_MESSAGE_STREAM", options.messageStream ?? "- (outbound)"],
+      ["POSTMARK_TIMEOUT", duration(options.timeout, Postmark.DEFAULT_TIMEOUT)]
+    ] as const
+  })
+]
+
 const dev = Options.boolean("dev").pipe(
   Options.withDescription("check the settings `serve --dev` (npm start) runs with: the development settings under yours")
 )
@@ -63,7 +106,7 @@ const checkSettings = (command: string) =>
     yield* Console.log(table(["setting", "effective value"], effectiveSettings(config, yield* RetryPolicy.make(config.retry)).map(([k, v]) => [k, v])))
     if (mountedProviders(config).length === 0) {
       process.exitCode = 1
-      return yield* Console.error("hookgate: not servable: no provider is configured (set STRIPE_WEBHOOK_SECRET and/or CREEM_WEBHOOK_SECRET)")
+      return yield* Console.error(`hookgate: not servable: ${NO_PROVIDER}`)
     }
     yield* Console.error("the settings are valid")
   })

@@ -78,15 +78,19 @@ export const COMMANDS: ReadonlyArray<CommandHelp> = [
   { path: "campaigns list", usage: "campaigns list", summary: "every campaign and its counts" },
   {
     path: "send-test",
-    usage: "send-test <stripe|creem> [--replays <n>] [--concurrency <n>] [--url <url>]",
+    usage: "send-test <stripe|creem|lemonsqueezy|polar|paddle> [--replays <n>] [--concurrency <n>] [--url <url>] [--customer <ctm_id>]",
     summary: "post a signed paying event to a running gateway",
     options: [
       ["--replays <n>", "send the same event n more times (default 0)"],
       ["--concurrency <n>", "requests in flight at once (default 1)"],
       ["--url <url>", "the gateway (default HOOKGATE_URL, else http://HOST:PORT)"],
-      ["--email <address>", "the buyer's address (default buyer@example.com)"]
+      ["--email <address>", "the buyer's address (default buyer@example.com; not paddle's)"],
+      ["--customer <ctm_id>", "paddle: a customer of your Paddle account (the gateway fetches its email)"]
     ],
-    examples: ["STRIPE_WEBHOOK_SECRET=whsec_... hookgate send-test stripe --replays 3"]
+    examples: [
+      "STRIPE_WEBHOOK_SECRET=whsec_... hookgate send-test stripe --replays 3",
+      "PADDLE_WEBHOOK_SECRET=pdl_... hookgate send-test paddle --customer ctm_..."
+    ]
   },
   {
     path: "config check",

@@ -6,7 +6,8 @@ import { countOption } from "./count-option.js"
 import { gatewayUrl } from "./gateway-client.js"
 import { table } from "./print.js"
 import { OperatorRefusal } from "./refusal.js"
-import { type ProviderName, signedPayingEvent, type SignedEvent } from "./sample-events.js"
+import { PROVIDER_SECRETS, type ProviderName } from "../gateway-layer.js"
+import { signedPayingEvent, type SignedEvent } from "./sample-events.js"
 
 export interface Answer {
   readonly n: number
@@ -48,18 +49,25 @@ export const postRepeatedly = (url: string, event: SignedEvent, times: number, c
   })
 
 
-const secretName = (provider: ProviderName) => provider === "stripe" ? "STRIPE_WEBHOOK_SECRET" : "CREEM_WEBHOOK_SECRET"
+const secretName = (provider: ProviderName) => PROVIDER_SECRETS[provider]
+/** Paddle's customer ids, as its API reference gives them. */
+const PADDLE_CUSTOMER = /^ctm_[a-z\d]{26}$/
+const providers = (Object.keys(PROVIDER_SECRETS) as Array<ProviderName>).map((name): [string, ProviderName] => [name, name])
 
 export const sendTestCommand = Command.make(
   "send-test",
   {
-    provider: Args.choice([["stripe", "stripe" as const], ["creem", "creem" as const]], { name: "provider" }),
+    provider: Args.choice(providers, { name: "provider" }),
     url: Options.text("url").pipe(Options.optional, Options.withDescription("the gateway (default HOOKGATE_URL, else http://$HOST:$PORT with HOST 127.0.0.1 when unset)")),
     replays: countOption("replays", { min: 0, fallback: 0, description: "send the same signed event this many more times" }),
     concurrency: countOption("concurrency", { min: 1, fallback: 1, description: "requests in flight at once" }),
-    email: Options.text("email").pipe(Options.withDefault("buyer@example.com"))
+    email: Options.text("email").pipe(Options.withDefault("buyer@example.com")),
+    customer: Options.text("customer").pipe(
+      Options.optional,
+      Options.withDescription("paddle: a customer id (ctm_…) of your Paddle account, whose email the gateway fetches")
+    )
   },
-  ({ concurrency, email, provider, replays, url }) =>
+  ({ concurrency, customer, email, provider, replays, url }) =>
     Effect.gen(function*() {
       const config = yield* Config.all({
         port: Config.port("PORT").pipe(Config.withDefault(8787)),
@@ -67,10 +75,19 @@ export const sendTestCommand = Command.make(
         url: Config.option(Config.string("HOOKGATE_URL"))
       })
       const base = gatewayUrl({ port: config.port, host: config.host }, Option.orElse(url, () => config.url))
+      if (provider === "paddle" && !Option.exists(customer, (id) => PADDLE_CUSTOMER.test(id))) {
+        return yield* new OperatorRefusal({
+          message: "send-test paddle needs --customer ctm_… (a customer of your Paddle account): the gateway fetches the buyer's email from Paddle's API"
+        })
+      }
       // The first secret of the configured list: the one the gateway checks first.
       const secrets = yield* Config.redacted(secretName(provider))
       const secret = Redacted.make(Redacted.value(secrets).split(",")[0]!.trim())
-      const event = yield* signedPayingEvent(provider, secret, { id: randomBytes(6).toString("hex"), email })
+      const event = yield* signedPayingEvent(provider, secret, {
+        id: randomBytes(6).toString("hex"),
+        email,
+        ...Option.match(customer, { onNone: () => ({}), onSome: (paddleCustomer) => ({ paddleCustomer }) })
+      })
       yield* Console.log(`posting a signed ${provider} paying event for ${event.orderKey} to ${base} ${1 + replays} time(s), ${concurrency} at once`)
       const answers = yield* postRepeatedly(base, event, 1 + replays, concurrency)
       yield* Console.log(table(["#", "http", "status"], answers.map((a) => [String(a.n), String(a.httpStatus), a.status])))

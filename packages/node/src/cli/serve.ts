@@ -3,7 +3,7 @@ import { HttpServerError } from "@effect/platform"
 import { Config, Console, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { DEV_SETTINGS, GatewayConfig } from "../config/gateway-config.js"
 import { settingsProvider, SettingsSource } from "../config/source.js"
-import { describeGateway } from "../gateway-layer.js"
+import { describeGateway, PROVIDER_SECRETS } from "../gateway-layer.js"
 import { gatewayServer, serverUrl } from "../server.js"
 import { OperatorRefusal } from "./refusal.js"
 import { announce } from "./target.js"
@@ -28,7 +28,7 @@ const banner = (url: string, supplied: ReadonlyArray<string>) =>
       lines.push("", "Development settings (supplied by serve --dev, as npm start runs it; never use them in production):")
       for (const name of supplied) lines.push(`  ${name}=${DEV_SETTINGS[name]}`)
       const provider = about.providers[0]!
-      const secretName = provider === "stripe" ? "STRIPE_WEBHOOK_SECRET" : "CREEM_WEBHOOK_SECRET"
+      const secretName = PROVIDER_SECRETS[provider]
       const secret = supplied.includes(secretName) ? DEV_SETTINGS[secretName] : `<your ${secretName}>`
       const port = new URL(url).port
       const token = Option.match(config.adminToken, {

@@ -1,5 +1,7 @@
 import { durationConfig, LEASE_MARGIN, type RetryPolicyOptions, retryPolicyConfigError, retryPolicyProblems } from "@hookgate/core"
 import { secretsConfig } from "@hookgate/core/providers"
+import { Postmark } from "@hookgate/mailer-postmark"
+import { Smtp } from "@hookgate/mailer-smtp"
 import { Config, ConfigError, Duration, Effect, Either, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 
@@ -66,7 +68,7 @@ const fields = {
   dbStatementTimeout: positiveDuration("HOOKGATE_DB_STATEMENT_TIMEOUT", "5 seconds"),
   /** How long a Postgres statement waits for a connection (opened, or freed by a busy pool). */
   dbConnectTimeout: positiveDuration("HOOKGATE_DB_CONNECT_TIMEOUT", "10 seconds"),
-  mailer: Config.literal("outbox", "resend")("HOOKGATE_MAILER").pipe(Config.withDefault("outbox" as const)),
+  mailer: Config.literal("outbox", "resend", "smtp", "postmark")("HOOKGATE_MAILER").pipe(Config.withDefault("outbox" as const)),
   outbox: Config.string("HOOKGATE_OUTBOX").pipe(Config.withDefault(".hookgate/outbox")),
   /** Read by the Resend package; here so that `config check` reports it missing. */
   resendApiKey: Config.option(Config.redacted("RESEND_API_KEY")),
@@ -90,6 +92,15 @@ const fields = {
   alertWebhookTimeout: positiveDuration("HOOKGATE_ALERT_WEBHOOK_TIMEOUT", "10 seconds"),
   stripeSecrets: Config.option(secretsConfig("STRIPE_WEBHOOK_SECRET")),
   creemSecrets: Config.option(secretsConfig("CREEM_WEBHOOK_SECRET")),
+  lemonSqueezySecrets: Config.option(secretsConfig("LEMONSQUEEZY_WEBHOOK_SECRET")),
+  polarSecrets: Config.option(secretsConfig("POLAR_WEBHOOK_SECRET")),
+  paddleSecrets: Config.option(secretsConfig("PADDLE_WEBHOOK_SECRET")),
+  /** Paddle's API, for the customer's email a transaction lacks: required with PADDLE_WEBHOOK_SECRET (checked below). */
+  paddleApiKey: Config.option(Config.redacted("PADDLE_API_KEY")),
+  paddleEnvironment: Config.literal("production", "sandbox")("PADDLE_ENVIRONMENT").pipe(Config.withDefault("production" as const)),
+  paddleApiBaseUrl: Config.option(Config.string("PADDLE_API_BASE_URL").pipe(
+    Config.validate({ message: "must be an http:// or https:// URL", validation: isHttpUrl })
+  )),
   adminToken: Config.option(token("HOOKGATE_ADMIN_TOKEN")),
   /** When set, `GET /metrics` needs `Authorization: Bearer <token>`. */
   metricsToken: Config.option(token("HOOKGATE_METRICS_TOKEN")),
@@ -130,6 +141,21 @@ type Read = { readonly [K in keyof Fields]: Config.Config.Success<Fields[K]> }
 type Settings = Omit<Read, "maxAttempts" | "leaseFor" | "sweepEvery" | "sendTimeout" | "backoffBase"> & {
   /** The retry settings (lease, sweep cadence, cap, send timeout, backoff), validated as `RetryPolicyConfig` does. */
   readonly retry: RetryPolicyOptions
+  /** The mailer's own settings, read only when HOOKGATE_MAILER selects it. */
+  readonly smtp: Option.Option<SmtpSettings>
+  readonly postmark: Option.Option<Postmark.PostmarkOptions>
+}
+
+/** `SmtpConfig`, and the CA file's path as given (`config check` prints the path, not the certificates). */
+interface SmtpSettings {
+  readonly options: Smtp.SmtpOptions
+  readonly caFile: Option.Option<string>
+}
+
+/** The settings of the mailer HOOKGATE_MAILER selects, read with the others so their problems are reported together. */
+const mailerSettings = {
+  smtp: Config.all({ options: Smtp.SmtpConfig, caFile: Config.option(Config.string("SMTP_TLS_CA_FILE")) }),
+  postmark: Postmark.PostmarkConfig
 }
 
 const RETRY_NAMES = {
@@ -151,8 +177,9 @@ const retryOptions = (read: Partial<Read>): RetryPolicyOptions => ({
 
 /**
  * Settings that depend on one another: what the chosen mailer needs (Resend's key, and a
- * lease its timeout fits in: a send still running when its lease ends may be sent twice),
- * and an alert webhook token only with its URL.
+ * lease its timeout fits in: a send still running when its lease ends may be sent twice;
+ * SMTP's and Postmark's are checked where their settings are read), Paddle's API key with
+ * its secret, and an alert webhook token only with its URL.
  */
 const crossProblems = (config: Partial<Read>) => {
   const problems: Array<{ setting: string; message: string }> = []
@@ -167,24 +194,38 @@ const crossProblems = (config: Partial<Read>) => {
       message: `must not exceed HOOKGATE_REQUEST_TIMEOUT (${Duration.format(config.requestTimeout)}): the request's deadline includes its headers`
     })
   }
-  if (config.mailer === "resend") problems.push(...resendProblems(config))
-  return problems
-}
-
-const resendProblems = (config: Partial<Read>) => {
-  const problems: Array<{ setting: string; message: string }> = []
-  if (config.resendApiKey !== undefined && Option.isNone(config.resendApiKey)) {
-    problems.push({ setting: "RESEND_API_KEY", message: "is not set (needed with HOOKGATE_MAILER=resend)" })
+  if (config.mailer === "resend") {
+    if (config.resendApiKey !== undefined && Option.isNone(config.resendApiKey)) {
+      problems.push({ setting: "RESEND_API_KEY", message: "is not set (needed with HOOKGATE_MAILER=resend)" })
+    }
+    problems.push(...leaseFitsProblems(config, "RESEND_TIMEOUT", config.resendTimeout))
   }
-  if (config.leaseFor !== undefined && config.resendTimeout !== undefined &&
-    Duration.lessThan(config.leaseFor, Duration.sum(config.resendTimeout, LEASE_MARGIN))) {
+  if (config.paddleSecrets !== undefined && Option.isSome(config.paddleSecrets) &&
+    config.paddleApiKey !== undefined && Option.isNone(config.paddleApiKey)) {
     problems.push({
-      setting: "HOOKGATE_LEASE",
-      message: `must exceed RESEND_TIMEOUT (${Duration.format(config.resendTimeout)}) by at least ${Duration.format(LEASE_MARGIN)}`
+      setting: "PADDLE_API_KEY",
+      message: "is not set (needed with PADDLE_WEBHOOK_SECRET: the customer's email comes from Paddle's API)"
     })
   }
   return problems
 }
+
+/** A send still running when its lease ends may be sent twice: the lease must outlast the mailer's timeout. */
+const leaseFitsProblems = (config: Partial<Read>, setting: string, timeout: Duration.DurationInput | undefined) => {
+  if (config.leaseFor === undefined || timeout === undefined) return []
+  const limit = Duration.decode(timeout)
+  return Duration.lessThan(config.leaseFor, Duration.sum(limit, LEASE_MARGIN))
+    ? [{ setting: "HOOKGATE_LEASE", message: `must exceed ${setting} (${Duration.format(limit)}) by at least ${Duration.format(LEASE_MARGIN)}` }]
+    : []
+}
+
+/** A mailer's own settings, or none with their problems added to `errors`. */
+const readOwn = <A>(config: Config.Config<A>, errors: Array<ConfigError.ConfigError>) =>
+  Effect.map(Effect.either(config), (result) => {
+    if (Either.isRight(result)) return Option.some(result.right)
+    errors.push(result.left)
+    return Option.none<A>()
+  })
 
 /**
  * The gateway's settings from the config provider in context. Every setting is read on
@@ -200,11 +241,26 @@ export const GatewayConfig: Effect.Effect<Settings, ConfigError.ConfigError> = E
     else errors.push(result.left)
   }
   const values = read as Partial<Read>
-  const cross = crossProblems(values)
+  // The selected mailer's own settings (SmtpConfig, PostmarkConfig), and a lease its timeout fits in.
+  const smtp = values.mailer === "smtp" ? yield* readOwn(mailerSettings.smtp, errors) : Option.none<SmtpSettings>()
+  const postmark = values.mailer === "postmark"
+    ? yield* readOwn(mailerSettings.postmark, errors)
+    : Option.none<Postmark.PostmarkOptions>()
+  const cross = [
+    ...crossProblems(values),
+    ...Option.match(smtp, {
+      onNone: () => [],
+      onSome: (s) => leaseFitsProblems(values, "SMTP_TIMEOUT", s.options.timeout ?? Smtp.DEFAULT_TIMEOUT)
+    }),
+    ...Option.match(postmark, {
+      onNone: () => [],
+      onSome: (p) => leaseFitsProblems(values, "POSTMARK_TIMEOUT", p.timeout ?? Postmark.DEFAULT_TIMEOUT)
+    })
+  ]
   if (cross.length > 0) errors.push(retryPolicyConfigError(cross))
   if (errors.length > 0) return yield* Effect.fail(errors.reduce((all, next) => ConfigError.And(all, next)))
   const { backoffBase: _b, leaseFor: _l, maxAttempts: _m, sendTimeout: _s, sweepEvery: _w, ...rest } = values as Read
-  return { ...rest, retry: retryOptions(values) }
+  return { ...rest, retry: retryOptions(values), smtp, postmark }
 })
 
 export type GatewayConfig = Settings
@@ -218,5 +274,7 @@ export const DEV_SETTINGS: Readonly<Record<string, string>> = {
   HOST: "127.0.0.1",
   STRIPE_WEBHOOK_SECRET: "whsec_dev_stripe_hookgate_local_only",
   CREEM_WEBHOOK_SECRET: "whsec_dev_creem_hookgate_local_only",
+  LEMONSQUEEZY_WEBHOOK_SECRET: "dev_lemonsqueezy_hookgate_local_only",
+  POLAR_WEBHOOK_SECRET: "polar_whs_dev_hookgate_local_only",
   HOOKGATE_ADMIN_TOKEN: `dev-${randomBytes(18).toString("base64url")}`
 }

@@ -37,6 +37,42 @@ export const KNOWN_SETTINGS: ReadonlyArray<string> = [
   "HOOKGATE_PG_BIN"
 ]
 
+/**
+ * The names the gateway reads for its providers and mailers. Their prefixes are shared with
+ * other programs (an app's own `STRIPE_SECRET_KEY` in the environment), so an unknown one is
+ * warned about only in a settings file, which is hookgate's alone (`SMTP_PASWORD=…` there would
+ * otherwise leave AUTH unset without a word).
+ */
+export const PLUGIN_SETTINGS: ReadonlyArray<string> = [
+  "STRIPE_WEBHOOK_SECRET",
+  "CREEM_WEBHOOK_SECRET",
+  "LEMONSQUEEZY_WEBHOOK_SECRET",
+  "POLAR_WEBHOOK_SECRET",
+  "PADDLE_WEBHOOK_SECRET",
+  "PADDLE_API_KEY",
+  "PADDLE_ENVIRONMENT",
+  "PADDLE_API_BASE_URL",
+  "RESEND_API_KEY",
+  "RESEND_BASE_URL",
+  "RESEND_TIMEOUT",
+  "SMTP_HOST",
+  "SMTP_PORT",
+  "SMTP_SECURITY",
+  "SMTP_USER",
+  "SMTP_PASSWORD",
+  "SMTP_POOL_SIZE",
+  "SMTP_TIMEOUT",
+  "SMTP_TLS_CA_FILE",
+  "SMTP_TLS_SERVERNAME",
+  "POSTMARK_SERVER_TOKEN",
+  "POSTMARK_BASE_URL",
+  "POSTMARK_MESSAGE_STREAM",
+  "POSTMARK_TIMEOUT"
+]
+
+const PLUGIN_PREFIXES = Array.from(new Set(PLUGIN_SETTINGS.map((name) => name.slice(0, name.indexOf("_") + 1))))
+const ALL_KNOWN = [...KNOWN_SETTINGS, ...PLUGIN_SETTINGS]
+
 /** The SDK's and the Worker's names for a concept the gateway names otherwise. */
 const OTHER_NAMES: Readonly<Record<string, string>> = {
   HOOKGATE_ALERT_EMAIL_TO: "HOOKGATE_OWNER_EMAIL",
@@ -60,17 +96,24 @@ const distance = (a: string, b: string) => {
 export const closestSetting = (name: string): string | undefined => {
   if (OTHER_NAMES[name] !== undefined) return OTHER_NAMES[name]
   let best: { name: string; d: number } | undefined
-  for (const known of KNOWN_SETTINGS) {
+  for (const known of ALL_KNOWN) {
     const d = distance(name, known)
     if (best === undefined || d < best.d) best = { name: known, d }
   }
   return best !== undefined && best.d <= Math.max(2, Math.floor(name.length / 6)) ? best.name : undefined
 }
 
-/** One warning per `HOOKGATE_*` name among `names` that no part of the gateway reads. */
-export const unknownSettings = (names: Iterable<string>, where: string): ReadonlyArray<string> =>
+/**
+ * One warning per name among `names` that no part of the gateway reads: every `HOOKGATE_*`
+ * name, and in a settings file (`plugins: true`) the names of the plugins' prefixes too
+ * (`SMTP_*`, `POSTMARK_*`, `PADDLE_*`, …).
+ */
+export const unknownSettings = (names: Iterable<string>, where: string, options: { readonly plugins?: boolean } = {}): ReadonlyArray<string> =>
   Array.from(new Set(names))
-    .filter((name) => name.startsWith("HOOKGATE_") && !KNOWN_SETTINGS.includes(name))
+    .filter((name) =>
+      (name.startsWith("HOOKGATE_") || (options.plugins === true && PLUGIN_PREFIXES.some((prefix) => name.startsWith(prefix)))) &&
+      !ALL_KNOWN.includes(name)
+    )
     .sort()
     .map((name) => {
       const near = closestSetting(name)

@@ -80,7 +80,7 @@ export const warnUnknownSettings = (options: SourceOptions = {}) =>
     const fromFile = file === undefined || file === "" ? {} : yield* readSettingsFile(file)
     const warnings = [
       ...unknownSettings(Object.keys(env), "environment"),
-      ...unknownSettings(Object.keys(fromFile), `settings file ${file}`)
+      ...unknownSettings(Object.keys(fromFile), `settings file ${file}`, { plugins: true })
     ]
     yield* Effect.forEach(warnings, (warning) => Console.error(`hookgate: warning: ${warning}`), { discard: true })
   })

@@ -1,3 +1,4 @@
+import { Redacted } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -11,6 +12,8 @@ const BUILT = fileURLToPath(new URL("../../dist/src/bin.js", import.meta.url))
 
 export const STRIPE_SECRET = "whsec_test_stripe_secret_for_gateway_tests"
 export const CREEM_SECRET = "whsec_test_creem_secret_for_gateway_tests"
+export const LEMONSQUEEZY_SECRET = "lemonsqueezy-signing-secret-for-gateway-tests"
+export const PADDLE_SECRET = "pdl_ntfset_01gateway_tests_secret"
 export const ADMIN_TOKEN = "test-admin-token"
 
 export const tempDir = () => mkdtempSync(join(tmpdir(), "hookgate-node-"))
@@ -41,6 +44,26 @@ export const resendEnv = (resend: { readonly apiKey: string; readonly url: strin
   HOOKGATE_MAILER: "resend",
   RESEND_API_KEY: resend.apiKey,
   RESEND_BASE_URL: resend.url
+})
+
+/** The settings that send through an SMTP server (`startSmtpTestServer`'s `mailerOptions`). */
+export const smtpEnv = (smtp: {
+  readonly mailerOptions: { readonly host: string; readonly port?: number; readonly security?: string; readonly auth?: { readonly user: string; readonly password: Redacted.Redacted<string> } }
+}): Record<string, string> => ({
+  HOOKGATE_MAILER: "smtp",
+  SMTP_HOST: smtp.mailerOptions.host,
+  SMTP_PORT: String(smtp.mailerOptions.port),
+  SMTP_SECURITY: smtp.mailerOptions.security ?? "starttls",
+  ...(smtp.mailerOptions.auth === undefined
+    ? {}
+    : { SMTP_USER: smtp.mailerOptions.auth.user, SMTP_PASSWORD: Redacted.value(smtp.mailerOptions.auth.password) })
+})
+
+/** The settings that send through a Postmark stand-in (`startPostmarkTestServer`). */
+export const postmarkEnv = (postmark: { readonly serverToken: string; readonly url: string }): Record<string, string> => ({
+  HOOKGATE_MAILER: "postmark",
+  POSTMARK_SERVER_TOKEN: postmark.serverToken,
+  POSTMARK_BASE_URL: postmark.url
 })
 
 export const REPOSITORY_ROOT = fileURLToPath(new URL("../../../../", import.meta.url))

@@ -16,6 +16,8 @@ const namesOf = <E>(layer: Layer.Layer<Providers, E>, entries: ReadonlyArray<rea
 it("mounts only the providers whose secret is set", async () => {
   const onlyStripe = await namesOf(MountedProviders, [["STRIPE_WEBHOOK_SECRET", "whsec_app_stripe"]])
   expect(onlyStripe).toEqual(Exit.succeed(["stripe"]))
+  const onlyLemon = await namesOf(MountedProviders, [["LEMONSQUEEZY_WEBHOOK_SECRET", "app-lemonsqueezy-secret"]])
+  expect(onlyLemon).toEqual(Exit.succeed(["lemonsqueezy"]))
 })
 
 it("mounts both from Config, and fails without a secret", async () => {
