@@ -78,7 +78,7 @@ export const lease = (self: LeaseShape): LeaseShape => ({
 export const alertStore = (store: AlertStoreShape): AlertStoreShape => ({
   save: (value) => store.save(alert(value)),
   recordAttempt: (id, result) => store.recordAttempt(id, floored(result, ["at", "nextAttemptAt"])),
-  claimDue: (now, options) => store.claimDue(of(now), floored(options, ["until"])),
+  claimDue: (now, options) => store.claimDue(of(now), floored(options, ["until", "staleBefore"])),
   list: store.list
 })
 
