@@ -25,7 +25,7 @@ export const layerD1Store = (
   options: D1BindingOptions = {}
 ): Layer.Layer<
   D1Store.SqlStoreServices | SqlClient.SqlClient | D1Client.D1Client,
-  MissingBinding | D1Store.D1MigrationError,
+  MissingBinding | D1Store.D1MigrationError | D1Store.SchemaTooNew,
   WorkerEnv
 > =>
   Layer.unwrapEffect(

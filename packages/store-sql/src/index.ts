@@ -7,3 +7,5 @@
 export * as SqlStore from "./store.js"
 /** Every store port `SqlStore.layer()` provides (also as `SqlStore.SqlStoreServices`); at the root so declaration files can name it. */
 export type { SqlStoreServices } from "./sql-store.js"
+/** Also `SqlStore.SchemaTooNew`; at the root so declaration files of the stores' layers can name it. */
+export { SchemaTooNew } from "./schema-version.js"

@@ -27,5 +27,9 @@ export const loader: Migrator.Loader = Migrator.fromRecord(
   )
 )
 
-/** Runs pending migrations with `@effect/sql`'s Migrator (SQLite, Postgres; not D1, which has no transactions). */
-export const migrate = Migrator.make({})({ loader, table: MIGRATIONS_TABLE })
+/**
+ * Runs pending migrations with `@effect/sql`'s Migrator (SQLite, Postgres; not D1, which has no
+ * transactions). The Migrator skips recorded migrations above its own, so this only runs them;
+ * `SqlStore.migrate` also refuses a schema newer than this release knows.
+ */
+export const runMigrations = Migrator.make({})({ loader, table: MIGRATIONS_TABLE })
