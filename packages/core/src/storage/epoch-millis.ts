@@ -100,6 +100,7 @@ export const deadLetters = (store: DeadLetterStoreShape): DeadLetterStoreShape =
 export const campaignStore = (store: CampaignStoreShape): CampaignStoreShape => ({
   create: (campaign) => store.create(floored(campaign, NOW)),
   replace: (campaign) => store.replace(floored(campaign, NOW)),
+  discard: store.discard,
   addRecipients: store.addRecipients,
   seal: (id, now) => store.seal(id, of(now)),
   get: store.get,
