@@ -66,6 +66,16 @@ describe("the campaign routes' contract", () => {
     expect(await create("c2", 3, "?replace=1")).toMatchObject({ status: 200, body: { id: "c2", total: 3 } })
   })
 
+  it("an empty campaign is never started: 409 draft, nothing dispatched; with its list it starts", async () => {
+    const { create, op } = gateway()
+    expect((await create("empty", 0)).status).toBe(201)
+    const refused = await op("empty", "start")
+    expect(refused).toMatchObject(conflict("draft", "start"))
+    expect(refused.body.detail).toContain("no recipients")
+    expect((await create("empty", 3, "?replace=true")).status).toBe(200)
+    expect(await op("empty", "start")).toMatchObject({ status: 200, body: { state: "running", total: 3 } })
+  })
+
   it("a campaign that started is never replaced: 409 with its state, its ledger unchanged", async () => {
     const { call, create, op } = gateway()
     await create("c1", 250)
