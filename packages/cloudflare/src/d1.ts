@@ -26,7 +26,7 @@ export const layerD1Store = (
   options: D1BindingOptions = {}
 ): Layer.Layer<
   SqlStoreServices | SqlClient.SqlClient | D1Client.D1Client,
-  MissingBinding | D1Store.D1MigrationError,
+  MissingBinding | D1Store.D1MigrationError | D1Store.SchemaTooNew,
   WorkerEnv
 > =>
   Layer.unwrapEffect(

@@ -52,6 +52,6 @@ describe("bindings and secrets from env", () => {
           Layer.provide(Layer.succeed(Cloudflare.WorkerEnv, { HOOKGATE_DB: db }))
         ))
       )
-      expect(stats.orders).toEqual({ pending: 0, sent: 0, failed: 0, capped: 0 })
+      expect(stats.orders).toEqual({ pending: 0, sent: 0, failed: 0, capped: 0, unknown: 0 })
     }).pipe(Effect.scoped))
 })

@@ -45,7 +45,7 @@ const conflict = (state: string, operation?: string) => ({
 })
 
 describe("the campaign routes' contract", () => {
-  it("create: 201; the same id again is 409 (even with the same template); ?replace=true replaces a draft (200)", async () => {
+  it("create: 201; the same id again is 409 (even with the same template); ?replace=true replaces a draft (200) or creates (201)", async () => {
     const { call, create } = gateway()
     expect(await create("c1", 3)).toMatchObject({ status: 201, body: { id: "c1", state: "draft", total: 3 } })
     const again = await create("c1", 5)
@@ -61,8 +61,19 @@ describe("the campaign routes' contract", () => {
     expect(streamed).toMatchObject({ status: 200, body: { total: 2 } })
     expect(await call("/admin/campaigns", { method: "POST", body: ndjson, headers: { "content-type": "application/x-ndjson" } }))
       .toMatchObject(conflict("draft"))
-    // Replace on a free id creates it.
-    expect(await create("c2", 1, "?replace=true")).toMatchObject({ status: 200, body: { id: "c2", total: 1 } })
+    // Replace on a free id creates it: 201, as any creation.
+    expect(await create("c2", 1, "?replace=true")).toMatchObject({ status: 201, body: { id: "c2", total: 1 } })
+    expect(await create("c2", 3, "?replace=1")).toMatchObject({ status: 200, body: { id: "c2", total: 3 } })
+  })
+
+  it("an empty campaign is never started: 409 draft, nothing dispatched; with its list it starts", async () => {
+    const { create, op } = gateway()
+    expect((await create("empty", 0)).status).toBe(201)
+    const refused = await op("empty", "start")
+    expect(refused).toMatchObject(conflict("draft", "start"))
+    expect(refused.body.detail).toContain("no recipients")
+    expect((await create("empty", 3, "?replace=true")).status).toBe(200)
+    expect(await op("empty", "start")).toMatchObject({ status: 200, body: { state: "running", total: 3 } })
   })
 
   it("a campaign that started is never replaced: 409 with its state, its ledger unchanged", async () => {

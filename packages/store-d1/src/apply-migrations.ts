@@ -3,6 +3,8 @@ import * as Effect from "effect/Effect"
 import type { D1Database } from "./database.js"
 import { D1MigrationError } from "./errors.js"
 import { D1_MIGRATIONS_TABLE, type D1Migration, d1Migrations } from "./migrations.js"
+import { newestRecorded } from "./schema-version.js"
+import { SqlStore } from "@hookgate/store-sql"
 
 // Exactly the table wrangler creates, so either tool may apply the next migration.
 const createTable = (table: string) =>
@@ -29,6 +31,8 @@ export interface ApplyMigrationsOptions {
  * or nothing). For tests and first runs; wrangler and this function agree on
  * what is applied. Answers the names it applied. Two isolates racing on a fresh
  * database is harmless: the loser's batch fails whole and finds the migration applied.
+ * A database that records a migration newer than this release ships is refused
+ * (`SqlStore.SchemaTooNew`), with nothing applied.
  */
 export const applyMigrations = (db: D1Database, options: ApplyMigrationsOptions = {}) =>
   Effect.gen(function*() {
@@ -40,6 +44,8 @@ export const applyMigrations = (db: D1Database, options: ApplyMigrationsOptions 
     const before = yield* applied.pipe(
       Effect.orElse(() => Effect.zipRight(d1(table, () => db.prepare(createTable(table)).run()), applied))
     )
+    // A newer hookgate's migration recorded: apply nothing, refuse (store-sql's SchemaTooNew).
+    yield* SqlStore.refuseNewer(newestRecorded(before))
     const done: Array<string> = []
     for (const migration of options.migrations ?? d1Migrations) {
       if (before.has(migration.name)) continue

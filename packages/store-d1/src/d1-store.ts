@@ -10,6 +10,8 @@ import { batchAtomic } from "./batch-atomic.js"
 import * as DirectStatements from "./direct-statements.js"
 import type { D1Database } from "./database.js"
 import type { D1MigrationError } from "./errors.js"
+import { D1_MIGRATIONS_TABLE } from "./migrations.js"
+import { checkSchemaVersion } from "./schema-version.js"
 
 /** The D1 binding, and whether to migrate when the layer is built. */
 export interface D1StoreOptions {
@@ -20,17 +22,29 @@ export interface D1StoreOptions {
    * Default false: apply them with `wrangler d1 migrations apply` before deploying.
    */
   readonly migrate?: boolean
+  /**
+   * Where the applied migrations are recorded: wrangler's `migrations_table`, default
+   * `d1_migrations`. Read when the layer is built, to refuse a schema newer than this
+   * release knows (`SqlStore.SchemaTooNew`).
+   */
+  readonly migrationsTable?: string
 }
 
 /** `@effect/sql-d1`'s client on the binding, with migrations applied first when asked. */
 export const layerClient = (
   options: D1StoreOptions
-): Layer.Layer<D1Client.D1Client | SqlClient.SqlClient, D1MigrationError> => {
+): Layer.Layer<D1Client.D1Client | SqlClient.SqlClient, D1MigrationError | SqlStore.SchemaTooNew> => {
   // Plain options: the ConfigError in D1Client.layer's type cannot happen.
   const client = Layer.orDie(D1Client.layer({ db: options.db }))
+  return Layer.provideMerge(client, Layer.effectDiscard(migrateOrCheck(options)))
+}
+
+/** Applies the pending migrations when asked (refusing a newer schema), else only checks the schema is not newer. */
+const migrateOrCheck = (options: D1StoreOptions) => {
+  const table = options.migrationsTable ?? D1_MIGRATIONS_TABLE
   return options.migrate === true
-    ? Layer.provideMerge(client, Layer.effectDiscard(applyMigrations(options.db)))
-    : client
+    ? Effect.asVoid(applyMigrations(options.db, { table }))
+    : checkSchemaVersion(options.db, table)
 }
 
 /**
@@ -47,9 +61,12 @@ export const layerClient = (
  */
 export const layer = (
   options: D1StoreOptions
-): Layer.Layer<SqlStoreServices | D1Client.D1Client | SqlClient.SqlClient, D1MigrationError> =>
+): Layer.Layer<
+  SqlStoreServices | D1Client.D1Client | SqlClient.SqlClient,
+  D1MigrationError | SqlStore.SchemaTooNew
+> =>
   Layer.scopedContext(Effect.gen(function*() {
-    if (options.migrate === true) yield* applyMigrations(options.db)
+    yield* migrateOrCheck(options)
     const client = yield* D1Client.make({ db: options.db }).pipe(
       Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make)
     )

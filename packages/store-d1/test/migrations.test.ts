@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { D1Store } from "@hookgate/store-d1"
 import { SqlStore } from "@hookgate/store-sql"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { type D1Pool, startD1Pool, testDatabase } from "./support.js"
@@ -11,7 +11,7 @@ const names = D1Store.d1Migrations.map((m) => m.name)
 
 let pool: D1Pool
 beforeAll(async () => {
-  pool = await startD1Pool(6)
+  pool = await startD1Pool(10)
 })
 afterAll(() => pool?.dispose())
 
@@ -64,13 +64,43 @@ describe("D1 migrations", () => {
       expect(yield* D1Store.applyMigrations(db)).toEqual([])
     }))
 
+  it.effect("a database that records a newer release's migration is refused by applyMigrations and by the layer, naming both versions", () =>
+    Effect.gen(function*() {
+      const db = yield* Effect.promise(() => pool.fresh())
+      yield* D1Store.applyMigrations(db)
+      const newest = SqlStore.migrations[SqlStore.migrations.length - 1]!
+      const future = `${String(newest.id + 1).padStart(4, "0")}_from_a_newer_release.sql`
+      // What `wrangler d1 migrations apply` of a newer release records.
+      yield* Effect.promise(() => db.prepare(`INSERT INTO d1_migrations (name) VALUES (?)`).bind(future).run())
+      for (
+        const attempt of [
+          Effect.asVoid(D1Store.applyMigrations(db)),
+          Effect.asVoid(Layer.build(D1Store.layer({ db })).pipe(Effect.scoped)),
+          Effect.asVoid(Layer.build(D1Store.layer({ db, migrate: true })).pipe(Effect.scoped))
+        ]
+      ) {
+        const error = yield* Effect.flip(attempt)
+        expect(error).toBeInstanceOf(SqlStore.SchemaTooNew)
+        expect(error).toMatchObject({ found: { id: newest.id + 1, name: "from_a_newer_release" }, known: { id: newest.id } })
+        expect((error as Error).message).toMatch(/Upgrade hookgate .*or restore the backup/)
+      }
+    }))
+
+  it.effect("the layer without migrate starts on a database wrangler has not touched yet, and on a current one", () =>
+    Effect.gen(function*() {
+      const db = yield* Effect.promise(() => pool.fresh())
+      yield* Layer.build(D1Store.layer({ db })).pipe(Effect.scoped)
+      yield* D1Store.applyMigrations(db)
+      yield* Layer.build(D1Store.layer({ db })).pipe(Effect.scoped)
+    }))
+
   it.effect("a failing migration leaves nothing behind, not even its record", () =>
     Effect.gen(function*() {
       const db = yield* Effect.promise(() => pool.fresh())
       const broken = [{ name: "0001_broken.sql", statements: ["CREATE TABLE hookgate_x (a TEXT)", "INSERT INTO nowhere VALUES (1)"] }]
       const error = yield* Effect.flip(D1Store.applyMigrations(db, { migrations: broken }))
       expect(error._tag).toBe("D1MigrationError")
-      expect(error.migration).toBe("0001_broken.sql")
+      expect(error._tag === "D1MigrationError" && error.migration).toBe("0001_broken.sql")
       const left = yield* Effect.promise(() =>
         db.prepare("SELECT name FROM sqlite_master WHERE name = 'hookgate_x'").all()
       )

@@ -89,14 +89,15 @@ const ensureMigrationsTable = Effect.flatMap(SqlClient.SqlClient, (sql) =>
  */
 export const layerClient = (
   options: PgStoreOptions
-): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, PgConnectionError | PgMigrationError> => {
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, PgConnectionError | PgMigrationError | SqlStore.SchemaTooNew> => {
   const target = describeTarget(options.url)
   const client = PgClient.layerFromPool({ acquire: acquirePool(options), types }).pipe(
     Layer.mapError((cause) => new PgConnectionError({ target, cause }))
   )
+  // A schema newer than this release knows is refused in its own words (both versions, what to do).
   const migrations = Layer.effectDiscard(
     Effect.zipRight(ensureMigrationsTable, SqlStore.migrate).pipe(
-      Effect.mapError((cause) => new PgMigrationError({ target, cause }))
+      Effect.mapError((cause) => cause instanceof SqlStore.SchemaTooNew ? cause : new PgMigrationError({ target, cause }))
     )
   )
   return Layer.provideMerge(migrations, client)
@@ -111,7 +112,10 @@ export const layerClient = (
  */
 export const layer = (
   options: PgStoreOptions
-): Layer.Layer<SqlStoreServices | PgClient.PgClient | SqlClient.SqlClient, PgConnectionError | PgMigrationError> =>
+): Layer.Layer<
+  SqlStoreServices | PgClient.PgClient | SqlClient.SqlClient,
+  PgConnectionError | PgMigrationError | SqlStore.SchemaTooNew
+> =>
   SqlStore.layer().pipe(
     Layer.provide(SqlStore.SqlAtomic.layerTransaction()),
     Layer.provideMerge(layerClient(options))

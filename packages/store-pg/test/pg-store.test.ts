@@ -43,6 +43,29 @@ describe("PgStore", () => {
       expect(rows.map((r) => r.migration_id)).toEqual(SqlStore.migrations.map((m) => m.id))
     }))
 
+  it.effect("a database whose schema is newer than this release knows is refused with SchemaTooNew, naming both versions", () =>
+    Effect.gen(function*() {
+      const url = yield* Effect.promise(() => pg.server().createDatabase("newer"))
+      const build = Layer.build(PgStore.layer({ url: Redacted.make(url), maxConnections: 2 })).pipe(Effect.scoped, Effect.exit)
+      expect(Exit.isSuccess(yield* build)).toBe(true)
+      const newest = SqlStore.migrations[SqlStore.migrations.length - 1]!
+      yield* Effect.promise(async () => {
+        const client = new Pg.Client({ connectionString: url })
+        await client.connect()
+        try {
+          await client.query("INSERT INTO hookgate_migrations (migration_id, name) VALUES ($1, $2)", [newest.id + 1, "from_a_newer_release"])
+        } finally {
+          await client.end()
+        }
+      })
+      const exit = yield* build
+      expect(Exit.isFailure(exit) && !Cause.isDie(exit.cause)).toBe(true)
+      const error = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
+      expect(error).toBeInstanceOf(SqlStore.SchemaTooNew)
+      expect((error as Error).message).toContain(`migration ${newest.id + 1} (from_a_newer_release)`)
+      expect((error as Error).message).toMatch(/Upgrade hookgate .*or restore the backup/)
+    }))
+
   it.effect("a statement that outlives the statement timeout is cancelled by Postgres and reported as StoreUnavailable", () =>
     Effect.gen(function*() {
       const url = yield* Effect.promise(() => pg.server().createDatabase("timeout"))

@@ -9,5 +9,7 @@ export const layer = () => layerSqlStore
 
 export { SqlAtomic } from "./atomic.js"
 export { DirectStatements, type DirectStatementsShape } from "./compiled.js"
-export { loader, migrate, migrations, MIGRATIONS_TABLE } from "./migrations/index.js"
+export { loader, migrations, MIGRATIONS_TABLE } from "./migrations/index.js"
+export { migrate } from "./migrate.js"
+export { checkSchemaVersion, NEWEST_MIGRATION, refuseNewer, SchemaTooNew } from "./schema-version.js"
 export { storedTimes, TIME_COLUMNS } from "./stored-times.js"

@@ -10,3 +10,5 @@ export * as SqlStore from "./SqlStore.js"
  * files name it from here (a type inside the namespace is not reachable for them).
  */
 export type { SqlStoreServices } from "./sql-store.js"
+/** Also `SqlStore.SchemaTooNew`; at the root so declaration files of the stores' layers can name it. */
+export { SchemaTooNew } from "./schema-version.js"

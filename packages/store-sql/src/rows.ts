@@ -14,6 +14,20 @@ const SqlBool = Schema.transform(SqlInt, Schema.Boolean, {
   encode: (b) => (b ? 1 : 0)
 })
 
+/**
+ * An enum column read leniently: a value this release does not know (a newer release wrote
+ * it, then was rolled back) decodes to `"unknown"` instead of failing the read, so admin
+ * routes and the CLI show it as unknown. Migrations only add values; see docs/upgrades.md.
+ */
+export const KnownOrUnknown = <const L extends readonly [string, ...Array<string>]>(known: Schema.Literal<L>) => {
+  const values: ReadonlySet<string> = new Set(known.literals)
+  return Schema.transform(Schema.String, known, {
+    strict: true,
+    decode: (value) => (values.has(value) ? value : "unknown") as L[number],
+    encode: (value) => value
+  })
+}
+
 export const OrderRow = Schema.Struct({
   order_key: Schema.String,
   provider: Schema.String,
@@ -25,7 +39,7 @@ export const OrderRow = Schema.Struct({
   currency: Schema.String,
   metadata: Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.String })),
   payload_hash: Schema.String,
-  status: Order.fields.status,
+  status: KnownOrUnknown(Order.fields.status),
   attempts: SqlInt,
   next_attempt_at: SqlInt,
   last_error: Schema.NullOr(Schema.String),
@@ -52,7 +66,7 @@ const text = (value: unknown): value is string => typeof value === "string"
 const integer = (value: unknown): number | undefined =>
   typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)) ? Number(value) : undefined
 const nullableInteger = (value: unknown): number | null | undefined => value === null ? null : integer(value)
-const STATUSES: ReadonlySet<unknown> = new Set(OrderRow.fields.status.literals)
+const STATUSES: ReadonlySet<unknown> = new Set(Order.fields.status.literals)
 const metadataOf = (value: unknown): Record<string, string> | undefined => {
   if (!text(value)) return undefined
   try {
@@ -153,7 +167,7 @@ const ReceiptRow = Schema.Struct({
   event_id: Schema.String,
   event_type: Schema.String,
   order_key: Schema.NullOr(Schema.String),
-  outcome: EventReceipt.fields.outcome,
+  outcome: KnownOrUnknown(EventReceipt.fields.outcome),
   received_at: SqlInt,
   deliveries: SqlInt,
   detail: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
@@ -179,7 +193,7 @@ export const decodeReceipt = (row: unknown) => {
 
 const AlertRow = Schema.Struct({
   alert_id: Schema.String,
-  kind: Alert.fields.kind,
+  kind: KnownOrUnknown(Alert.fields.kind),
   order_key: Schema.NullOr(Schema.String),
   message: Schema.String,
   created_at: SqlInt,
@@ -209,6 +223,7 @@ export const StatsRow = Schema.Struct({
   sent: SqlInt,
   failed: SqlInt,
   capped: SqlInt,
+  unknown: SqlInt,
   duplicates_prevented: SqlNullableInt,
   possible_duplicates: SqlNullableInt,
   leases_lost: SqlNullableInt,

@@ -27,14 +27,21 @@ ON CONFLICT (alert_id) DO NOTHING RETURNING alert_id`.pipe(
           unavailable("recordAlertAttempt")
         ),
 
-    // One statement: the due alerts are picked and pushed to `until` together.
-    claimDue: (now, { limit, until }) =>
+    // One statement: the due alerts are picked and pushed to `until` together. Due rests on
+    // no column a migration had to fill in: any undelivered row below the cap is due once its
+    // next attempt, or (none recorded: not attempted yet, its outcome never recorded, or
+    // written by a release that kept none) its creation a lease ago, has come. The outer
+    // WHERE repeats the test so that, on Postgres, a claim that waited for a row another claim
+    // took rechecks it on the newer row version and leaves it.
+    claimDue: (now, { limit, maxAttempts, staleBefore, until }) =>
       sql`UPDATE hookgate_alerts SET next_attempt_at = ${until}
 WHERE alert_id IN (
   SELECT alert_id FROM hookgate_alerts
-  WHERE delivered_at IS NULL AND next_attempt_at IS NOT NULL AND next_attempt_at <= ${now}
-  ORDER BY next_attempt_at, alert_id LIMIT ${limit}
+  WHERE delivered_at IS NULL AND attempts < ${maxAttempts}
+    AND (next_attempt_at <= ${now} OR (next_attempt_at IS NULL AND created_at <= ${staleBefore}))
+  ORDER BY COALESCE(next_attempt_at, created_at), alert_id LIMIT ${limit}
 )
+AND delivered_at IS NULL AND (next_attempt_at <= ${now} OR (next_attempt_at IS NULL AND created_at <= ${staleBefore}))
 RETURNING *`.pipe(
         Effect.map((rows) => rows.map(decodeAlert).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))),
         unavailable("claimDueAlerts")

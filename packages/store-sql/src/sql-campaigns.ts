@@ -78,6 +78,17 @@ WHERE campaign_id = ${id} AND state = 'draft' RETURNING *`,
         unavailable("campaign.replace")
       ),
 
+    // Recipients first, while the campaign row still says draft; then the row itself.
+    discard: (id) =>
+      atomic.run([
+        sql`DELETE FROM hookgate_campaign_recipients WHERE campaign_id = ${id}
+  AND EXISTS (SELECT 1 FROM hookgate_campaigns WHERE campaign_id = ${id} AND state = 'draft')`,
+        sql`DELETE FROM hookgate_campaigns WHERE campaign_id = ${id} AND state = 'draft' RETURNING campaign_id`
+      ]).pipe(
+        Effect.map(([, deleted]) => (deleted?.length ?? 0) > 0),
+        unavailable("campaign.discard")
+      ),
+
     addRecipients: (id, firstSeq, recipients) =>
       Effect.forEach(
         jsonArrays(recipients.map((r, i) => ({

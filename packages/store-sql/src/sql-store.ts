@@ -166,7 +166,13 @@ ORDER BY next_attempt_at, order_key LIMIT ${limit}`.pipe(
       ),
 
     list: ({ limit, status }) =>
-      sql`SELECT * FROM hookgate_orders ${status === undefined ? sql`` : sql`WHERE status = ${status}`}
+      sql`SELECT * FROM hookgate_orders ${
+        status === undefined
+          ? sql``
+          : status === "unknown"
+          ? sql`WHERE status NOT IN ('pending', 'sent', 'failed', 'capped')` // what a newer release may write
+          : sql`WHERE status = ${status}`
+      }
 ORDER BY created_at DESC, order_key LIMIT ${limit}`.pipe(
         Effect.map((rows) => rows.map(decodeOrder)),
         unavailable("list")
@@ -220,6 +226,7 @@ WHERE order_key = ${key} AND status IN ('capped', 'failed') RETURNING *`.pipe(
   (SELECT COUNT(*) FROM hookgate_orders WHERE status = 'sent') AS sent,
   (SELECT COUNT(*) FROM hookgate_orders WHERE status = 'failed') AS failed,
   (SELECT COUNT(*) FROM hookgate_orders WHERE status = 'capped') AS capped,
+  (SELECT COUNT(*) FROM hookgate_orders WHERE status NOT IN ('pending', 'sent', 'failed', 'capped')) AS unknown,
   (SELECT SUM(duplicates_prevented) FROM hookgate_orders) AS duplicates_prevented,
   (SELECT SUM(possible_duplicates) FROM hookgate_orders) AS possible_duplicates,
   (SELECT SUM(leases_lost) FROM hookgate_orders) AS leases_lost,
@@ -229,7 +236,7 @@ WHERE order_key = ${key} AND status IN ('capped', 'failed') RETURNING *`.pipe(
       Effect.map((rows) => {
         const r = Schema.decodeUnknownSync(StatsRow)(rows[0])
         return {
-          orders: { pending: r.pending, sent: r.sent, failed: r.failed, capped: r.capped },
+          orders: { pending: r.pending, sent: r.sent, failed: r.failed, capped: r.capped, unknown: r.unknown },
           duplicatesPrevented: r.duplicates_prevented ?? 0,
           possibleDuplicates: r.possible_duplicates ?? 0,
           leasesLost: r.leases_lost ?? 0,

@@ -7,6 +7,9 @@ import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { layerBusyRetryingClient } from "./busy-retry.js"
 import { cannotOpen } from "./connection.js"
+import { explainSqliteFailure, type SqliteCorrupt, type SqliteLocked, type SqliteNotADatabase } from "./errors.js"
+
+export { explainSqliteFailure, SqliteCorrupt, SqliteLocked, SqliteNotADatabase } from "./errors.js"
 
 /** Where the database lives and how long a writer waits. */
 export interface SqliteStoreOptions {
@@ -24,25 +27,39 @@ export interface SqliteStoreOptions {
  * The SQLite client hookgate wants: WAL (readers never block the writer, and
  * two processes may share the file), and a second process's write lock waited
  * for without blocking the event loop (see `layerBusyRetryingClient`).
- * Migrations run on start.
+ * Migrations run on start; a schema newer than this release is refused
+ * (`SchemaTooNew`), and a file locked elsewhere, damaged or not a database fails
+ * with `SqliteLocked`, `SqliteCorrupt` or `SqliteNotADatabase`.
  */
-export const layerClient = (options: SqliteStoreOptions) =>
-  Layer.effectDiscard(SqlStore.migrate).pipe(
+export const layerClient = (options: SqliteStoreOptions) => {
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000
+  // A lock held elsewhere, a damaged page, a file that is not a database: named (`errors.ts`).
+  const explain = explainSqliteFailure(options.filename, { waitedMs: busyTimeoutMs })
+  const migrate = SqlStore.migrate.pipe(
+    // The Migrator turns a failed migration into a defect; one with a SQLite cause is named instead.
+    Effect.catchAllDefect((defect) => {
+      const named = explain(defect)
+      return named === undefined ? Effect.die(defect) : Effect.fail(named)
+    })
+  )
+  return Layer.effectDiscard(migrate).pipe(
     Layer.provideMerge(
       Layer.unwrapEffect(Effect.try({
         try: () => {
           if (options.filename !== ":memory:") mkdirSync(dirname(options.filename), { recursive: true })
-          return layerBusyRetryingClient({ filename: options.filename, busyBudget: Duration.millis(options.busyTimeoutMs ?? 5000) })
+          return layerBusyRetryingClient({ filename: options.filename, busyBudget: Duration.millis(busyTimeoutMs) })
         },
         catch: (cause) => cannotOpen(options.filename, cause)
       }))
-    )
+    ),
+    Layer.mapError((error) => explain(error) ?? error)
   )
+}
 
 /** Every hookgate store service (orders, leases, message and campaign ledgers) on an embedded SQLite database (better-sqlite3). */
 export const layer = (options: SqliteStoreOptions): Layer.Layer<
   SqlStoreServices | SqlClient.SqlClient,
-  SqlError | MigrationError | ConfigError.ConfigError
+  SqlError | MigrationError | SqlStore.SchemaTooNew | SqliteLocked | SqliteCorrupt | SqliteNotADatabase | ConfigError.ConfigError
 > =>
   SqlStore.layer().pipe(
     Layer.provide(SqlStore.SqlAtomic.layerTransaction()),

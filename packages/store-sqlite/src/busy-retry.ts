@@ -4,7 +4,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
 import { SqlStore } from "@hookgate/store-sql"
-import { Context, type Duration, Effect, Layer, Schedule } from "effect"
+import { Context, Duration, Effect, Layer, Schedule } from "effect"
 import { isBusyCause, makeSqliteConnection } from "./connection.js"
 
 /**
@@ -63,7 +63,7 @@ const withBusyRetry = (connection: Connection.Connection, budget: Duration.Durat
 export const layerBusyRetryingClient = (options: { readonly filename: string; readonly busyBudget: Duration.DurationInput }) =>
   Layer.scopedContext(
     Effect.gen(function*() {
-      const sqlite = yield* makeSqliteConnection(options.filename, DRIVER_BUSY_TIMEOUT_MS)
+      const sqlite = yield* makeSqliteConnection(options.filename, DRIVER_BUSY_TIMEOUT_MS, Duration.toMillis(options.busyBudget))
       const acquire = Effect.as(sqlite.reserve, withBusyRetry(sqlite.connection, options.busyBudget))
       const client = yield* SqlClient.make({
         acquirer: acquire,

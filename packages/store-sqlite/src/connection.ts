@@ -16,6 +16,8 @@ import { Context, Effect, Scope, Stream } from "effect"
  * the semaphore, a cache lookup).
  */
 
+const ROLLBACK = /^\s*ROLLBACK\s*;?\s*$/i
+
 /** How many statement texts stay prepared; the store's own are a few dozen. */
 const PREPARED_CAPACITY = 200
 
@@ -45,12 +47,16 @@ export const cannotOpen = (filename: string, cause: unknown) =>
     message: `cannot open the SQLite database ${filename}: ${cause instanceof Error ? cause.message : String(cause)}`
   })
 
-export const makeSqliteConnection = (filename: string, busyTimeoutMs: number) =>
+/**
+ * `busyTimeoutMs`: the driver's wait for a lock on each statement; `openTimeoutMs`: its wait
+ * while the file is opened and switched to WAL, before anything else runs in this process.
+ */
+export const makeSqliteConnection = (filename: string, busyTimeoutMs: number, openTimeoutMs = 5000) =>
   Effect.gen(function*() {
     const db = yield* Effect.acquireRelease(
       Effect.try({
         try: () => {
-          const db = new Sqlite(filename)
+          const db = new Sqlite(filename, { timeout: openTimeoutMs })
           try {
             db.pragma("journal_mode = WAL")
           } catch (error) {
@@ -121,6 +127,9 @@ export const makeSqliteConnection = (filename: string, busyTimeoutMs: number) =>
           catch: (cause) => new SqlError({ cause, message: "Failed to execute statement" })
         }),
       executeUnprepared: (sql, params, transformRows) => {
+        // A BEGIN that failed (another process held the lock past the budget) left nothing to roll
+        // back: @effect/sql rolls back anyway and makes SQLite's "no transaction is active" a defect.
+        if (!db.inTransaction && ROLLBACK.test(sql)) return Effect.succeed([])
         const rows = run(sql, params ?? [], false, true)
         return transformRows ? Effect.map(rows, transformRows) : rows
       },

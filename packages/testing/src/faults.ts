@@ -9,6 +9,8 @@ export interface StoreFaults {
   readonly failPut?: number
   /** The first n `complete` calls fail with `StoreUnavailable` (nothing is written). */
   readonly failComplete?: number
+  /** The first n `AlertStore.recordAttempt` calls fail with `StoreUnavailable` (nothing is written). */
+  readonly failRecordAttempt?: number
 }
 
 const failFirst = (count: number | undefined, operation: string) => {
@@ -32,9 +34,11 @@ export const withStoreFaults = <E, R>(
       const lease = yield* Lease
       const put = failFirst(faults.failPut, "put")
       const complete = failFirst(faults.failComplete, "complete")
+      const alerts = yield* AlertStore
+      const recordAttempt = failFirst(faults.failRecordAttempt, "recordAlertAttempt")
       return Context.make(OrderStore, { ...store, put: (...args) => put(store.put(...args)) }).pipe(
         Context.add(Lease, { ...lease, complete: (...args) => complete(lease.complete(...args)) }),
-        Context.add(AlertStore, yield* AlertStore)
+        Context.add(AlertStore, { ...alerts, recordAttempt: (...args) => recordAttempt(alerts.recordAttempt(...args)) })
       )
     })
   ).pipe(Layer.provide(base))

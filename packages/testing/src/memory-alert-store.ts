@@ -24,11 +24,15 @@ export const makeMemoryAlertStore = (alerts: Map<string, Alert> = new Map()): Al
         )
       }
     }),
-  claimDue: (now, { limit, until }) =>
+  claimDue: (now, { limit, maxAttempts, staleBefore, until }) =>
     Effect.sync(() => {
+      const dueAt = (a: Alert) => a.nextAttemptAt ?? a.createdAt
       const due = Array.from(alerts.values())
-        .filter((a) => a.deliveredAt === null && a.nextAttemptAt !== null && a.nextAttemptAt <= now)
-        .sort((a, b) => a.nextAttemptAt! - b.nextAttemptAt! || a.id.localeCompare(b.id))
+        .filter((a) =>
+          a.deliveredAt === null && a.attempts < maxAttempts &&
+          (a.nextAttemptAt === null ? a.createdAt <= staleBefore : a.nextAttemptAt <= now)
+        )
+        .sort((a, b) => dueAt(a) - dueAt(b) || a.id.localeCompare(b.id))
         .slice(0, limit)
       return due.map((alert) => {
         const claimed = new Alert({ ...alert, nextAttemptAt: until })

@@ -152,6 +152,13 @@ export const makeMemoryCampaignStore = (): CampaignStoreShape => {
         campaigns.set(id, { row, recipients: [], bySeq: new Map(), emails: new Set(), batches: new Map(), cursor: 0 })
         return Option.some(row)
       }),
+    discard: (campaignId) =>
+      Effect.sync(() => {
+        const entry = campaigns.get(campaignId)
+        if (!entry || entry.row.state !== "draft") return false
+        campaigns.delete(campaignId)
+        return true
+      }),
     addRecipients: (campaignId, firstSeq, recipients) =>
       Effect.sync(() => {
         const entry = campaigns.get(campaignId)

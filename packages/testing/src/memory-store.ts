@@ -89,7 +89,7 @@ export const makeMemoryStore = () => {
         return Option.some(update(order, { status: "pending", attempts: 0, nextAttemptAt: now, updatedAt: now }))
       }),
     stats: Effect.sync((): StoreStats => {
-      const counts: Record<OrderStatus, number> = { pending: 0, sent: 0, failed: 0, capped: 0 }
+      const counts: Record<OrderStatus, number> = { pending: 0, sent: 0, failed: 0, capped: 0, unknown: 0 }
       let duplicatesPrevented = 0
       let possibleDuplicates = 0
       let leasesLost = 0

@@ -21,13 +21,23 @@ export interface AlertStoreShape {
     }
   ) => Effect.Effect<void, StoreUnavailable>
   /**
-   * Claims up to `limit` undelivered alerts whose next attempt is due at `now` (earliest
-   * first), moving their next attempt to `until` in the same step, so a second sweep
-   * running at once does not attempt them too. Answers them as claimed.
+   * Claims up to `limit` due alerts (earliest first), moving their next attempt to
+   * `until` in the same step, so a second sweep running at once does not attempt them
+   * too. Answers them as claimed. An alert is due from the moment it is stored until
+   * its delivery is recorded, whatever wrote it: undelivered, fewer than `maxAttempts`
+   * attempts, and either its next attempt is at or before `now`, or it has none
+   * recorded (saved and not attempted yet, an attempt whose outcome was never
+   * recorded, a row of a release that kept no next attempt) and was created at or
+   * before `staleBefore`, so that the attempt its raiser is making is not doubled.
    */
   readonly claimDue: (
     now: number,
-    options: { readonly limit: number; readonly until: number }
+    options: {
+      readonly limit: number
+      readonly until: number
+      readonly maxAttempts: number
+      readonly staleBefore: number
+    }
   ) => Effect.Effect<ReadonlyArray<Alert>, StoreUnavailable>
   /** The newest alerts first, up to `limit`. */
   readonly list: (options: { readonly limit: number }) => Effect.Effect<ReadonlyArray<Alert>, StoreUnavailable>

@@ -9,7 +9,9 @@ export const AlertKind = Schema.Literal(
   "mailer_misconfigured",
   "unfulfillable",
   "dead_letter",
-  "duplicates_spike"
+  "duplicates_spike",
+  /** A kind this release does not know, read from a row a newer release wrote. */
+  "unknown"
 )
 export type AlertKind = typeof AlertKind.Type
 

@@ -92,6 +92,11 @@ export interface CampaignStoreShape {
     campaign: { readonly id: string; readonly template: CampaignTemplate; readonly batchSize: number; readonly now: number }
   ) => Effect.Effect<Option.Option<CampaignRow>, StoreUnavailable>
   /**
+   * One atomic step, only while the campaign is a draft: deletes it and every recipient row
+   * (a create refused part way leaves nothing behind). Answers whether it deleted it.
+   */
+  readonly discard: (campaignId: string) => Effect.Effect<boolean, StoreUnavailable>
+  /**
    * Adds recipients to a draft campaign from `firstSeq` on, skipping any
    * already in the ledger (the same email, or the same position on a re-run).
    */

@@ -1,9 +1,11 @@
 import * as EpochMillis from "../kernel/EpochMillis.js"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { campaignBatchMessage } from "./campaign.js"
 import { step } from "../kernel/spans.js"
 import { CampaignQueue } from "./campaign-queue.js"
 import { CampaignStore } from "./campaign-store.js"
+import { CampaignStateError } from "./errors.js"
 import { campaignStatus } from "./status.js"
 import { transitionCampaign } from "./transitions.js"
 
@@ -32,7 +34,16 @@ export const dispatchCampaign = (campaignId: string) =>
 export const startCampaign = (campaignId: string) =>
   Effect.gen(function*() {
     const store = yield* CampaignStore
-    yield* store.seal(campaignId, yield* EpochMillis.now)
+    const sealed = yield* store.seal(campaignId, yield* EpochMillis.now)
+    // Never an empty list: it would "complete" at once, with no email sent.
+    if (Option.isSome(sealed) && sealed.value.total === 0) {
+      return yield* new CampaignStateError({
+        campaignId,
+        state: "draft",
+        operation: "start",
+        reason: "it has no recipients: create it again with its list (POST /admin/campaigns?replace=true)"
+      })
+    }
     yield* transitionCampaign(campaignId, "start")
     yield* dispatchCampaign(campaignId)
     return yield* campaignStatus(campaignId)

@@ -77,6 +77,8 @@ export const createCampaign = <E, R>(input: CreateCampaignInput<E, R>) =>
         return yield* refuse(Option.match(current, { onNone: () => campaign.state, onSome: (row) => row.state }))
       }
     }
+    // All or nothing: a recipient refused (or a stream that fails) part way discards the draft,
+    // so the retry is a fresh create, not a 409 over a half-filled or empty draft.
     yield* input.recipients.pipe(
       Stream.grouped(options.insertChunk),
       Stream.mapAccum(0, (seq, chunk) => [seq + Chunk.size(chunk), [seq, chunk] as const]),
@@ -102,7 +104,8 @@ export const createCampaign = <E, R>(input: CreateCampaignInput<E, R>) =>
           }
           yield* store.addRecipients(id, firstSeq, recipients)
         })
-      )
+      ),
+      Effect.onError(() => Effect.ignore(store.discard(id)))
     )
     yield* store.seal(id, yield* EpochMillis.now)
     return yield* campaignStatus(id)

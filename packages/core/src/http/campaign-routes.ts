@@ -84,7 +84,8 @@ const Replace = Schema.Struct({
  * - `POST {prefix}`: create. JSON `{ id, template, recipients: [...] }`, or NDJSON
  *   (`application/x-ndjson`): a first line `{ id, template }`, then one recipient
  *   per line (an email, or `{ "email", "vars" }`), streamed into the ledger. 201; an id
- *   in use is 409 unless `?replace=true` and it is still a draft (then 200, replaced).
+ *   in use is 409 unless `?replace=true` and it is still a draft (then 200, replaced; 201 when
+ *   `?replace=true` created it).
  * - `GET {prefix}`, `GET {prefix}/:id`: status.
  * - `POST {prefix}/:id/start`, `/pause`, `/resume`: the state machine
  *   (`campaignTransitions`); a transition it refuses is 409.
@@ -101,14 +102,19 @@ export const campaignRoutes = (options: CampaignRoutesOptions = {}) => {
       Effect.mapError(() => new BadRequest({ detail: "replace must be true or false" }))
     )
     const replace = replaceParam === "true" || replaceParam === "1"
-    // 201 for a new campaign; 200 when the caller asked to replace (a draft replaced, or created).
-    const created = replace ? 200 : 201
+    // 201 when it created the campaign, 200 when it replaced a draft: with `replace`, whether the
+    // id was in use is read first (two replaces of one new id at once may both answer 201).
+    const statusOf = (id: string) =>
+      replace
+        ? campaigns.status(id).pipe(Effect.as(200), Effect.catchTag("CampaignNotFound", () => Effect.succeed(201)))
+        : Effect.succeed(201)
     const ndjson = (request.headers["content-type"] ?? "").includes("ndjson")
     if (!ndjson) {
       const bytes = yield* readBodyLimited(request, options.maxJsonBytes ?? 16 * 1024 * 1024)
       const body = yield* Schema.decodeUnknown(Schema.parseJson(CreateBody))(new TextDecoder().decode(bytes))
       const recipients = Stream.fromIterable(body.recipients as ReadonlyArray<string>)
-      return json(yield* campaigns.create({ id: body.id, template: body.template, recipients, replace }), created)
+      const code = yield* statusOf(body.id)
+      return json(yield* campaigns.create({ id: body.id, template: body.template, recipients, replace }), code)
     }
     const lines = request.stream.pipe(
       Stream.decodeText(),
@@ -121,13 +127,14 @@ export const campaignRoutes = (options: CampaignRoutesOptions = {}) => {
         ? Either.left("the body is empty")
         : Either.mapLeft(Schema.decodeUnknownEither(Schema.parseJson(Header))(first.value), (error) => error.message)
       if (Either.isLeft(header)) return yield* new BadRequest({ detail: `the first line must be { id, template }: ${header.left}` })
+      const code = yield* statusOf(header.right.id)
       const status = yield* campaigns.create({
         id: header.right.id,
         template: header.right.template,
         recipients: Stream.map(rest, (line) => recipientLine(line) as string),
         replace
       })
-      return json(status, created)
+      return json(status, code)
     }))
   })
 

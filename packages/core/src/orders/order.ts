@@ -4,9 +4,11 @@ import { Fulfilment } from "../kernel/fulfilment.js"
 /**
  * `pending`: waiting to be sent (or being sent under a lease);
  * `sent`: the mailer accepted it; `failed`: the mailer rejected it permanently;
- * `capped`: the attempt cap was reached.
+ * `capped`: the attempt cap was reached; `unknown`: a status this release does not know,
+ * read from a row a newer release wrote (stores decode any such value to it; never stored,
+ * never sent, leased or retried by this release).
  */
-export const OrderStatus = Schema.Literal("pending", "sent", "failed", "capped")
+export const OrderStatus = Schema.Literal("pending", "sent", "failed", "capped", "unknown")
 export type OrderStatus = typeof OrderStatus.Type
 
 /** An order as it is stored. Times are epoch milliseconds from Effect's Clock. */
@@ -88,7 +90,9 @@ export const ReceiptOutcome = Schema.Literal(
   /** A verified paying event whose fulfilment could not be decoded (answered 500: the provider retries). */
   "unfulfillable",
   /** A verified paying event whose order id or email broke a rule (control characters, length): 400. */
-  "malformed"
+  "malformed",
+  /** An outcome this release does not know, read from a row a newer release wrote. */
+  "unknown"
 )
 export type ReceiptOutcome = typeof ReceiptOutcome.Type
 

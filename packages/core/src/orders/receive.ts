@@ -6,6 +6,7 @@ import { leaseTermsFrom } from "../kernel/lease-protocol.js"
 import { EventReceipt, NewOrder, type Order, type ReceiptOutcome } from "./order.js"
 import type { VerifiedEvent, WebhookRequest } from "../providers/webhook.js"
 import { OrderConflict } from "./errors.js"
+import { StoreUnavailable } from "../kernel/store-errors.js"
 import { type MalformedPayload, Unfulfillable } from "../providers/errors.js"
 import { makeAlert, raiseAlert } from "../alerts/raise.js"
 import { Metrics } from "../observability/metrics.js"
@@ -85,6 +86,10 @@ const receiveAgain = (event: VerifiedEvent, order: Order, now: number) =>
       case "failed":
         yield* recordReceipt(event, key, "replayed", now)
         return Outcome.Failed({ orderKey: key, error: order.lastError ?? "rejected" })
+      case "unknown":
+        // A newer release wrote this order in a state this one does not know (a rollback):
+        // leave it to that release. 503, so the provider retries once it is back.
+        return yield* new StoreUnavailable({ operation: `receive of ${key} (its status is one a newer hookgate wrote)` })
       case "pending": {
         if (order.leaseToken === null && order.nextAttemptAt > now) {
           // Only the backoff decides when a failed (released) order is tried again: a replay

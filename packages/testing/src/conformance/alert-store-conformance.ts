@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
-import { Alert, type AlertKind, AlertStore } from "@hookgate/core/alerts"
+import { Alert, type AlertKind, AlertStore, type AlertStoreShape } from "@hookgate/core/alerts"
 
 /**
  * The alert ledger's contract (in-memory, SQLite, D1, Postgres): alerts are
@@ -15,6 +15,10 @@ export const alertStoreConformance = (name: string, makeLayer: () => Layer.Layer
     const T0 = 1_700_000_000_000
     const alert = (id: string, createdAt = T0, kind: AlertKind = "failed") =>
       new Alert({ id, kind, orderKey: "test:a", message: "m", createdAt, deliveredAt: null, deliveryError: null })
+    const LEASE = 300_000
+    // A sweep's claim at `now`: the default cap, claimed for a lease, unrecorded alerts due a lease after they were stored.
+    const claim = (store: AlertStoreShape, now: number, options: { limit?: number; maxAttempts?: number } = {}) =>
+      store.claimDue(now, { limit: options.limit ?? 10, until: now + LEASE, maxAttempts: options.maxAttempts ?? 8, staleBefore: now - LEASE })
 
     test("alerts are saved once and their delivery outcome is recorded", Effect.gen(function*() {
       const store = yield* AlertStore
@@ -62,27 +66,64 @@ export const alertStoreConformance = (name: string, makeLayer: () => Layer.Layer
       yield* store.recordAttempt("due-a", { at: T0, error: "down", attempts: 1, nextAttemptAt: T0 + 50 })
       yield* store.recordAttempt("delivered", { at: T0, error: null, attempts: 1, nextAttemptAt: null })
       yield* store.recordAttempt("given-up", { at: T0, error: "down", attempts: 8, nextAttemptAt: null })
-      const first = yield* store.claimDue(T0 + 200, { limit: 1, until: T0 + 10_000 })
+      // At T0 + 200 "never-tried" is within its raiser's lease: not due yet.
+      const first = yield* claim(store, T0 + 200, { limit: 1 })
       expect(first.map((a) => [a.id, a.attempts, a.deliveryError])).toEqual([["due-a", 1, "down"]])
-      const rest = yield* store.claimDue(T0 + 200, { limit: 10, until: T0 + 10_000 })
+      const rest = yield* claim(store, T0 + 200)
       expect(rest.map((a) => [a.id, a.attempts])).toEqual([["due-b", 2]])
       // Claimed: not due again until `until`, so a second sweep at once finds nothing.
-      expect(yield* store.claimDue(T0 + 200, { limit: 10, until: T0 + 10_000 })).toEqual([])
+      expect(yield* claim(store, T0 + 200)).toEqual([])
       const stored = new Map((yield* store.list({ limit: 10 })).map((a) => [a.id, a]))
-      expect(stored.get("due-a")!.nextAttemptAt).toBe(T0 + 10_000)
+      expect(stored.get("due-a")!.nextAttemptAt).toBe(T0 + 200 + LEASE)
       expect(stored.get("later")!.nextAttemptAt).toBe(T0 + 500)
-      expect((yield* store.claimDue(T0 + 10_000, { limit: 10, until: T0 + 20_000 })).map((a) => a.id).sort()).toEqual(["due-a", "due-b", "later"])
+      // A lease later: the claimed ones again, "later", and "never-tried" (stored a lease ago, never recorded).
+      expect((yield* claim(store, T0 + 200 + LEASE)).map((a) => a.id).sort()).toEqual(["due-a", "due-b", "later", "never-tried"])
+    }))
+
+    test("an alert is due from the moment it is stored until its delivery is recorded", Effect.gen(function*() {
+      const store = yield* AlertStore
+      yield* store.save(alert("x"))
+      // Its raiser is attempting it: a sweep at once leaves it to that attempt...
+      expect(yield* claim(store, T0)).toEqual([])
+      expect(yield* claim(store, T0 + LEASE - 1)).toEqual([])
+      // ...but that attempt never recorded an outcome (the process died, the store failed): the sweep takes it.
+      const claimed = yield* claim(store, T0 + LEASE)
+      expect(claimed.map((a) => [a.id, a.attempts, a.deliveredAt])).toEqual([["x", 0, null]])
+      expect(claimed[0]!.nextAttemptAt).toBe(T0 + 2 * LEASE)
+      expect(yield* claim(store, T0 + LEASE)).toEqual([])
+      // Claimed and again unrecorded: due when the claim's lease ends, and again after that.
+      expect((yield* claim(store, T0 + 2 * LEASE)).map((a) => a.id)).toEqual(["x"])
+      expect((yield* claim(store, T0 + 3 * LEASE)).map((a) => a.id)).toEqual(["x"])
+      // Its delivery recorded: never due again.
+      yield* store.recordAttempt("x", { at: T0 + 3 * LEASE, error: null, attempts: 1, nextAttemptAt: null })
+      expect(yield* claim(store, T0 + 100 * LEASE)).toEqual([])
+    }))
+
+    test("a failed attempt recorded with no next attempt and no count (an older release's shape) is still due", Effect.gen(function*() {
+      const store = yield* AlertStore
+      yield* store.save(alert("old"))
+      yield* store.recordAttempt("old", { at: T0 + 1, error: "channel down", attempts: 0, nextAttemptAt: null })
+      expect((yield* claim(store, T0 + LEASE)).map((a) => [a.id, a.attempts, a.deliveryError])).toEqual([["old", 0, "channel down"]])
+    }))
+
+    test("an alert with as many attempts as the cap is left for the operator; a higher cap makes it due again", Effect.gen(function*() {
+      const store = yield* AlertStore
+      yield* store.save(alert("given-up"))
+      yield* store.recordAttempt("given-up", { at: T0, error: "down", attempts: 3, nextAttemptAt: null })
+      expect(yield* claim(store, T0 + 100 * LEASE, { maxAttempts: 3 })).toEqual([])
+      expect((yield* claim(store, T0 + 100 * LEASE, { maxAttempts: 4 })).map((a) => a.id)).toEqual(["given-up"])
     }))
 
     test("two claims of the same due alerts at once: each alert is claimed by one", Effect.gen(function*() {
       const store = yield* AlertStore
       for (let i = 0; i < 20; i++) {
         yield* store.save(alert(`a${i}`))
-        yield* store.recordAttempt(`a${i}`, { at: T0, error: "down", attempts: 1, nextAttemptAt: T0 + i })
+        // Half with a failed attempt due, half never recorded.
+        if (i % 2 === 0) yield* store.recordAttempt(`a${i}`, { at: T0, error: "down", attempts: 1, nextAttemptAt: T0 + i })
       }
       const [one, two] = yield* Effect.all([
-        store.claimDue(T0 + 100, { limit: 15, until: T0 + 10_000 }),
-        store.claimDue(T0 + 100, { limit: 15, until: T0 + 10_000 })
+        claim(store, T0 + LEASE, { limit: 15 }),
+        claim(store, T0 + LEASE, { limit: 15 })
       ], { concurrency: 2 })
       const ids = [...one, ...two].map((a) => a.id)
       expect(ids).toHaveLength(20)

@@ -77,6 +77,24 @@ export const campaignStoreConformance = (name: string, makeLayer: () => Layer.La
       expect(invalid).toMatchObject({ _tag: "InvalidRecipient", position: 1 })
     }))
 
+    test("a create refused part way stores nothing: its draft and every recipient already streamed in are gone, so a retry creates it", Effect.gen(function*() {
+      const store = yield* CampaignStore
+      // 1,200 good recipients (several insert statements), then a bad one.
+      const list = [...recipients(1_200).map((r) => r.email), "not an email"]
+      const refused = yield* Effect.flip(createCampaign({ id: "c1", template: TEMPLATE, recipients: Stream.fromIterable(list) }))
+      expect(refused).toMatchObject({ _tag: "InvalidRecipient", position: 1_200 })
+      expect(Option.isNone(yield* store.get("c1"))).toBe(true)
+      expect(yield* store.counts("c1")).toMatchObject({ queued: 0 })
+      expect(yield* createCampaign({ id: "c1", template: TEMPLATE, recipients: Stream.fromIterable(recipients(3)) }))
+        .toMatchObject({ state: "draft", total: 3 })
+      // discard deletes a draft only.
+      yield* runningCampaign("run", recipients(2))
+      expect(yield* store.discard("run")).toBe(false)
+      expect((yield* campaignStatus("run")).total).toBe(2)
+      expect(yield* store.discard("c1")).toBe(true)
+      expect(Option.isNone(yield* store.get("c1"))).toBe(true)
+    }))
+
     test("a campaign that ever started is never replaced: running, paused and completed are 409 and keep their ledger", Effect.gen(function*() {
       const store = yield* CampaignStore
       const replace = (id: string) =>

@@ -345,6 +345,35 @@ export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
     )
 
     scenario(
+      "an alert whose attempt could not be recorded (the store failed then) is attempted by a sweep a lease later, and delivered once",
+      {
+        mailer: { otherwise: MailerSteps.transient() },
+        alerterFails: true,
+        policy: { maxAttempts: 1 },
+        faults: { failRecordAttempt: 1 }
+      },
+      Effect.gen(function*() {
+        // The order caps at its first failure; its alert is stored with the release and
+        // attempted, the channel fails, and recording that failure fails too.
+        yield* webhook("o1")
+        expect(yield* order("o1")).toMatchObject({ status: "capped" })
+        expect(yield* storedAlert).toMatchObject({ kind: "capped", attempts: 0, deliveredAt: null, deliveryError: null, nextAttemptAt: null })
+        expect(yield* alerterCalls).toBe(1)
+        yield* Effect.flatMap(RecordingAlerter, (a) => a.setFailing(false))
+        // Within its raiser's lease the sweep leaves it...
+        expect(yield* runSweep).toMatchObject({ alertsAttempted: 0 })
+        // ...after it, the sweep attempts it: delivered, recorded, and never attempted again.
+        yield* TestClock.adjust("5 minutes")
+        expect(yield* runSweep).toMatchObject({ alertsAttempted: 1, alertsDelivered: 1 })
+        expect(yield* storedAlert).toMatchObject({ attempts: 1, deliveryError: null, nextAttemptAt: null })
+        expect((yield* storedAlert).deliveredAt).not.toBeNull()
+        yield* TestClock.adjust("30 days")
+        expect(yield* runSweep).toMatchObject({ alertsAttempted: 0 })
+        expect(yield* alerterCalls).toBe(2)
+      })
+    )
+
+    scenario(
       "a replay with a different email is refused as a conflict and changes nothing",
       {},
       Effect.gen(function*() {

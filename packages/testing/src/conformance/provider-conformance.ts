@@ -244,7 +244,7 @@ export const providerConformance = (plugin: ProviderUnderTest) =>
               expect(error).toMatchObject({ _tag: "MalformedPayload", provider: plugin.name })
             }
             const stats = yield* store.stats
-            expect(stats.orders).toEqual({ pending: 0, sent: 0, failed: 0, capped: 0 })
+            expect(stats.orders).toEqual({ pending: 0, sent: 0, failed: 0, capped: 0, unknown: 0 })
             expect(stats.receipts).toBe(kept ? 1 : 0)
             if (kept) {
               const [receipt] = yield* store.receipts({ limit: 10 })

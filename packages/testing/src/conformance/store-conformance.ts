@@ -225,7 +225,7 @@ export const storeConformance = (name: string, makeLayer: () => Layer.Layer<Orde
       yield* store.notePrevented("test:a")
       yield* store.noteLeaseLost("test:b")
       const stats = yield* store.stats
-      expect(stats.orders).toEqual({ pending: 1, sent: 1, failed: 0, capped: 0 })
+      expect(stats.orders).toEqual({ pending: 1, sent: 1, failed: 0, capped: 0, unknown: 0 })
       expect(stats.duplicatesPrevented).toBe(2)
       expect(stats.leasesLost).toBe(1)
       expect(stats.possibleDuplicates).toBe(0)

@@ -1,0 +1,5 @@
+/**
+ * @hookgate/store-sqlite/testing: helpers for tests of what a damaged SQLite file does
+ * (`SqliteFiles.tearPage`).
+ */
+export * as SqliteFiles from "./sqlite-files.js"
