@@ -2,4 +2,4 @@
  * @hookgate/store-sqlite/testing: helpers for tests of what a damaged SQLite file does
  * (`SqliteFiles.tearPage`).
  */
-export * as SqliteFiles from "./sqlite-files.js"
+export * as SqliteFiles from "./SqliteFiles.js"
