@@ -8,7 +8,8 @@ const TITLES: Record<Alert["kind"], string> = {
   mailer_misconfigured: "the mail account is misconfigured: nothing is sent",
   unfulfillable: "a paid event could not be turned into an order",
   dead_letter: "a queue message was given up",
-  duplicates_spike: "many duplicate webhooks"
+  duplicates_spike: "many duplicate webhooks",
+  webhooks_missing: "paid orders arrived only through reconciliation"
 }
 
 /** One line, for a subject or a chat message. */

@@ -9,7 +9,9 @@ export const AlertKind = Schema.Literal(
   "mailer_misconfigured",
   "unfulfillable",
   "dead_letter",
-  "duplicates_spike"
+  "duplicates_spike",
+  /** A reconciliation run found paid orders no webhook had brought. */
+  "webhooks_missing"
 )
 export type AlertKind = typeof AlertKind.Type
 

@@ -6,6 +6,7 @@ import { fulfilOn } from "../providers/fulfil-on.js"
 import { fromHex, toHex, utf8 } from "../providers/bytes.js"
 import { hmacSha256, importHmacKey } from "../providers/hmac.js"
 import { makeProvider, malformedHeader, missingHeader } from "../providers/kit.js"
+import type { Reconciliation } from "../providers/reconcile.js"
 import type { SecretsInput } from "../providers/secrets.js"
 import { WebhookRequest } from "../providers/webhook.js"
 
@@ -36,9 +37,12 @@ const testFulfilment = fulfilOn({
 })
 
 /** The test provider, its key imported once; one secret or several (newest first). */
-export const makeTestProvider = (options: { readonly secret: SecretsInput; readonly name?: string }) =>
+export const makeTestProvider = (
+  options: { readonly secret: SecretsInput; readonly name?: string; readonly reconcile?: Reconciliation }
+) =>
   makeProvider({
     name: options.name ?? "test",
+    ...(options.reconcile === undefined ? {} : { reconcile: options.reconcile }),
     secrets: options.secret,
     parseSignature: (request) => {
       const header = request.header(TEST_SIGNATURE_HEADER)
