@@ -7,11 +7,11 @@ import { mountWhenSet, Providers } from "@hookgate/core/providers"
 import { EmailAlerter, fanOut, WebhookAlerter } from "@hookgate/alerters"
 import { Resend } from "@hookgate/mailer-resend"
 import { Creem } from "@hookgate/provider-creem"
-import { Stripe } from "@hookgate/provider-stripe"
 import { ConfigError, Effect, Layer, Option, Schedule } from "effect"
 import type { GatewayConfig } from "./config/gateway-config.js"
 import { logFailedSends } from "./mailer/log-failed-sends.js"
 import { layerOutboxMailer } from "./mailer/outbox-mailer.js"
+import { stripeLayer } from "./reconcile.js"
 import { layerDefaultRenderer } from "./renderer.js"
 import { withOutageLog } from "./store-health.js"
 import { describeDatabase, storeLayer } from "./store-layer.js"
@@ -111,7 +111,7 @@ export const providersLayer = (config: GatewayConfig): Layer.Layer<Providers, Co
     ))
   }
   return Providers.layer(
-    mountWhenSet(config.stripeSecrets, (secrets) => Stripe.layer({ secrets })),
+    mountWhenSet(config.stripeSecrets, (secrets) => stripeLayer(config, secrets)),
     mountWhenSet(config.creemSecrets, (secrets) => Creem.layer({ secrets }))
   ).pipe(Layer.provide(NodeHmac.layer()))
 }
