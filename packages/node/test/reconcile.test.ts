@@ -125,6 +125,10 @@ describe("reconciliation over real processes", () => {
     expect(refused.stdout + refused.stderr).not.toContain(key)
     expect(refused.stdout + refused.stderr).not.toContain(key.slice(-12))
     expect(gateway.output()).not.toContain(key)
+    const checked = await runCli({ ...env, STRIPE_API_KEY: key }, ["config", "check"])
+    expect(checked.stdout).toMatch(/^STRIPE_API_KEY\s+<redacted>$/m)
+    expect(checked.stdout).toMatch(/^HOOKGATE_RECONCILE_EVERY\s+1h$/m)
+    expect(checked.stdout + checked.stderr).not.toContain(key)
   }, 60_000)
 
   it("serve reconciles on its own schedule (HOOKGATE_RECONCILE_EVERY)", async () => {

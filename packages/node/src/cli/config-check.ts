@@ -4,6 +4,7 @@ import { Console, Duration, Effect, Option, Redacted } from "effect"
 import { DEV_SETTINGS, GatewayConfig } from "../config/gateway-config.js"
 import { settingsProvider, SettingsSource } from "../config/source.js"
 import { describeAlerts, describeMailer, mountedProviders } from "../gateway-layer.js"
+import { reconcileEvery } from "../reconcile.js"
 import { table } from "./print.js"
 import { targetLine } from "./target.js"
 
@@ -35,6 +36,10 @@ export const effectiveSettings = (config: GatewayConfig, policy: RetryPolicyShap
   ["providers", mountedProviders(config).join(", ") || "none"],
   ["STRIPE_WEBHOOK_SECRET", secretList(config.stripeSecrets)],
   ["CREEM_WEBHOOK_SECRET", secretList(config.creemSecrets)],
+  // Reconciliation: on for the providers whose API key is set.
+  ["STRIPE_API_KEY", secret(config.stripeApiKey)],
+  ...(Option.isSome(config.stripeApiKey) ? [["STRIPE_API_BASE", config.stripeApiBase] as const] : []),
+  ["HOOKGATE_RECONCILE_EVERY", Option.match(reconcileEvery(config), { onNone: () => "- (no provider API key)", onSome: Duration.format })],
   ["HOOKGATE_ADMIN_TOKEN", secret(config.adminToken)],
   ["HOOKGATE_METRICS_TOKEN", secret(config.metricsToken)],
   ["HOOKGATE_MAX_BODY", `${config.maxBodyBytes} bytes`],
