@@ -33,9 +33,10 @@ const Mail = Layer.unwrapEffect(Effect.map(Config.literal("resend", "cloudflare"
       : Layer.unwrapEffect(Effect.map(Cloudflare.binding<CloudflareEmail.SendEmailBinding>("EMAIL", "send"), (email) =>
         CloudflareEmail.layer({ binding: email, form: "sending" })))))
 
-// A provider is mounted when its secret is set (a comma-separated list, for rotation).
+// A provider is mounted when its secret is set (a comma-separated list, for rotation). With the
+// STRIPE_API_KEY secret (a restricted key that can read events), the cron also reconciles Stripe.
 const Webhooks = Providers.layer(
-  mountWhenSet("STRIPE_WEBHOOK_SECRET", (secrets) => Stripe.layer({ secrets })),
+  mountWhenSet("STRIPE_WEBHOOK_SECRET", (secrets) => Stripe.layerConfig({ secrets: Config.succeed(secrets) })),
   mountWhenSet("CREEM_WEBHOOK_SECRET", (secrets) => Creem.layer({ secrets }))
 )
 

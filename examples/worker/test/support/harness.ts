@@ -1,4 +1,5 @@
 import { startResendTestServer } from "@hookgate/mailer-resend/testing"
+import { startStripeEventsServer } from "@hookgate/provider-stripe/testing"
 import { LogLevel, Miniflare } from "miniflare"
 import type { Readable } from "node:stream"
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler"
@@ -7,6 +8,8 @@ import { CapturingLog } from "./emails.js"
 import { CREEM_SECRET, type SignedWebhook, STRIPE_SECRET } from "./webhooks.js"
 
 export const RESEND_API_KEY = "re_example_worker_key"
+/** The Resend copy's STRIPE_API_KEY: it reconciles on its cron through Stripe's List Events (the stand-in). */
+export const STRIPE_API_KEY = "rk_test_example_worker_events_read"
 export const ADMIN_TOKEN = "example-worker-admin-token"
 
 /** The two configurations the tests run, side by side in one Miniflare, each with its own D1. */
@@ -59,6 +62,7 @@ export const startExample = async (options: ExampleOptions = {}) => {
   const config = unstable_readConfig({ config: wranglerConfig })
   const { workerOptions } = unstable_getMiniflareWorkerOptions(wranglerConfig)
   const resend = await startResendTestServer({ apiKey: RESEND_API_KEY })
+  const stripe = await startStripeEventsServer({ apiKey: STRIPE_API_KEY })
   const log = new CapturingLog(LogLevel.INFO)
   const secrets = {
     STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
@@ -86,12 +90,13 @@ export const startExample = async (options: ExampleOptions = {}) => {
     workers: [
       worker("cloudflare", { MAILER: "cloudflare" }),
       {
-        ...worker("resend", { MAILER: "resend", RESEND_API_KEY }),
-        // Miniflare's outbound fetch: api.resend.com goes to the local test server.
+        ...worker("resend", { MAILER: "resend", RESEND_API_KEY, STRIPE_API_KEY }),
+        // Miniflare's outbound fetch: api.resend.com and api.stripe.com go to the local stand-ins.
         outboundService: async (request: Request) => {
           const url = new URL(request.url)
-          if (url.hostname !== "api.resend.com") return new Response("no network in tests", { status: 502 })
-          return fetch(new URL(url.pathname + url.search, resend.url), {
+          const to = url.hostname === "api.resend.com" ? resend.url : url.hostname === "api.stripe.com" ? stripe.url : undefined
+          if (to === undefined) return new Response("no network in tests", { status: 502 })
+          return fetch(new URL(url.pathname + url.search, to), {
             method: request.method,
             headers: request.headers,
             body: request.method === "GET" ? null : await request.arrayBuffer()
@@ -112,6 +117,8 @@ export const startExample = async (options: ExampleOptions = {}) => {
     bundle,
     cron,
     resend,
+    /** Stripe's List Events, as the Resend copy's cron reads it. */
+    stripe,
     log,
     /** The Worker's log lines so far (JSON, one per line). */
     workerLogs: () => workerOutput.join("").split("\n").filter((line) => line.trim() !== ""),
@@ -142,15 +149,17 @@ export const startExample = async (options: ExampleOptions = {}) => {
     /** Empties hookgate's tables (the schema and d1_migrations stay), the Resend server and the log. */
     reset: async () => {
       for (const db of Object.values(databases)) {
-        await db.batch(["hookgate_orders", "hookgate_receipts", "hookgate_alerts"].map((t) => db.prepare(`DELETE FROM ${t}`)))
+        await db.batch(["hookgate_orders", "hookgate_receipts", "hookgate_alerts", "hookgate_reconcile_cursors"].map((t) => db.prepare(`DELETE FROM ${t}`)))
       }
       resend.reset()
+      stripe.clear()
       log.clear()
       workerOutput.length = 0
     },
     dispose: async () => {
       await mf.dispose()
       await resend.close()
+      await stripe.close()
     }
   }
 }

@@ -37,6 +37,8 @@ export interface StripeEventsServer {
   /** The next `count` authorised requests are answered with this fault. */
   readonly failNext: (count: number, fault: StripeFault) => void
   readonly requests: ReadonlyArray<RecordedRequest>
+  /** Forgets every event, fault and recorded request. */
+  readonly clear: () => void
   readonly close: () => Promise<void>
 }
 
@@ -152,6 +154,11 @@ export const startStripeEventsServer = async (options: { readonly apiKey?: strin
       for (let i = 0; i < count; i++) faults.push(fault)
     },
     requests,
+    clear: () => {
+      events.length = 0
+      faults.length = 0
+      requests.length = 0
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections()
