@@ -12,7 +12,8 @@ import {
   paidEvent,
   ScriptedMailer,
   signTestRequest,
-  TEST_SECRET
+  TEST_SECRET,
+  withStoreFaults
 } from "@hookgate/core/testing"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -100,6 +101,27 @@ describe("reconcile", () => {
         const fixed = yield* reconcile()
         expect(fixed.providers[0]).toMatchObject({ new: 1, known: 1, cursor: 5_000, error: null })
       }).pipe(Effect.provide(pipeline(makeTestProvider({ secret: TEST_SECRET, reconcile: source }))))
+    }))
+
+  it.live("an order the store cannot take does not end the run: the others are sent, the cursor stays, the next run takes it", () =>
+    Effect.gen(function*() {
+      const listing = makeTestListing()
+      const paidAt = Date.now() - 60_000
+      for (let i = 0; i < 5; i++) yield* listing.add(body(`ord_${i}`, true, `b${i}@example.com`), paidAt + i)
+      const layer = Layer.merge(
+        layerTestPipeline({
+          store: withStoreFaults(layerMemoryStore, { failPut: 1 }),
+          providers: [makeTestProvider({ secret: TEST_SECRET, reconcile: listing.source })]
+        }),
+        Layer.succeed(ReconcileCursors, makeMemoryCursors())
+      )
+      return yield* Effect.gen(function*() {
+        const first = yield* reconcile()
+        expect(first.providers[0]).toMatchObject({ seen: 5, new: 4, failed: 1, cursor: null, error: null })
+        const second = yield* reconcile()
+        expect(second.providers[0]).toMatchObject({ new: 1, known: 4, failed: 0, cursor: paidAt + 4 })
+        expect(yield* Effect.flatMap(ScriptedMailer, (m) => m.delivered)).toHaveLength(5)
+      }).pipe(Effect.provide(layer))
     }))
 
   it.live("a provider that cannot reconcile is skipped with its reason", () =>

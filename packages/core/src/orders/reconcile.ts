@@ -50,6 +50,8 @@ export class ProviderReconcileSummary extends Schema.Class<ProviderReconcileSumm
   unpaid: Schema.Int,
   /** Paying objects that could not be decoded into an order (logged). */
   unfulfillable: Schema.Int,
+  /** Paying objects the store could not take this time (logged; the cursor then stays, so the next run reads them again). */
+  failed: Schema.optionalWith(Schema.Int, { default: () => 0 }),
   /** The cursor after the run (epoch ms), or null when none is kept. */
   cursor: Schema.NullOr(Schema.Number),
   /** Why the run stopped early (its cursor then stays where it was), or null. */
@@ -77,7 +79,11 @@ export class ReconcileReport extends Schema.Class<ReconcileReport>("ReconcileRep
   }
 }
 
-type Classified = { readonly kind: "known" | "new" | "unpaid" | "unfulfillable"; readonly created: number; readonly key?: string }
+type Classified = {
+  readonly kind: "known" | "new" | "unpaid" | "unfulfillable" | "failed"
+  readonly created: number
+  readonly key?: string
+}
 
 /** One pulled event through the webhook's decoding and, when it pays, the store + lease + send path. */
 const classify = (provider: WebhookProvider, pulled: PulledEvent, dryRun: boolean) =>
@@ -120,9 +126,19 @@ const classify = (provider: WebhookProvider, pulled: PulledEvent, dryRun: boolea
     }
     yield* sendLeased(put.leased)
     return { kind: "new", created, key: order.key } satisfies Classified
-  })
+  }).pipe(
+    // One object the store could not take does not end the run: the rest go on, the cursor
+    // stays (the next run reads this one again), and the summary counts it.
+    Effect.catchTag("StoreUnavailable", (error) =>
+      Effect.as(
+        Effect.logWarning("a pulled order could not be stored; the next run reads it again").pipe(
+          Effect.annotateLogs({ provider: provider.name, eventId: pulled.event.id, operation: error.operation })
+        ),
+        { kind: "failed", created: pulled.created } satisfies Classified
+      ))
+  )
 
-const emptyCounts = { seen: 0, known: 0, new: 0, unpaid: 0, unfulfillable: 0, newest: -Infinity }
+const emptyCounts = { seen: 0, known: 0, new: 0, unpaid: 0, unfulfillable: 0, failed: 0, newest: -Infinity }
 
 /** One provider: list from the cursor (or `since`), put what pays, advance the cursor when the listing finished. */
 const reconcileProvider = (provider: WebhookProvider, source: ReconcileSource, options: ReconcileOptions) =>
@@ -151,7 +167,7 @@ const reconcileProvider = (provider: WebhookProvider, source: ReconcileSource, o
       // The listing's failure ends this provider's run; a store failure ends the whole run.
       Effect.catchTag("ReconcileError", (error) => Effect.succeed(Option.some(error)))
     )
-    const finished = Option.isNone(listed)
+    const finished = Option.isNone(listed) && counts.failed === 0
     if (finished && !dryRun && Number.isFinite(counts.newest)) yield* cursors.advance(provider.name, counts.newest, now)
     const after = yield* cursors.get(provider.name)
     yield* Effect.all([
@@ -181,6 +197,7 @@ const reconcileProvider = (provider: WebhookProvider, source: ReconcileSource, o
       new: counts.new,
       unpaid: counts.unpaid,
       unfulfillable: counts.unfulfillable,
+      failed: counts.failed,
       cursor: Option.getOrNull(after),
       error
     })
