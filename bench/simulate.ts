@@ -28,7 +28,9 @@ import type { OrderTally } from "./simulation/tally.js"
  * not depend on it; d1 and pg run on one thread, beside their servers),
  * --shard N (orders per shard, default 2,000), --out FILE (default bench/simulation.json),
  * and a rate per fault (--transient, --rate-limited, --rejected, --accepted-then-unknown,
- * --slow, --marker-fails, --store-unavailable, --crash, --skew-ms).
+ * --slow, --marker-fails, --store-unavailable, --crash, --skew-ms, --never-delivered: an order's
+ * webhook never arrives). With --never-delivered above 0 each order row runs twice: without
+ * reconciliation, and with it every --reconcile-every (default 1 hour), the lost orders of each.
  */
 
 const defaultOutput = fileURLToPath(new URL("../simulation.json", import.meta.url))
@@ -41,7 +43,8 @@ const rateFlags: Record<string, keyof FaultRates> = {
   "marker-fails": "markerFails",
   "store-unavailable": "storeUnavailable",
   "crash": "crash",
-  "skew-ms": "skewMs"
+  "skew-ms": "skewMs",
+  "never-delivered": "neverDelivered"
 }
 
 const { values } = parseArgs({
@@ -55,6 +58,7 @@ const { values } = parseArgs({
     workers: { type: "string" },
     shard: { type: "string" },
     out: { type: "string" },
+    "reconcile-every": { type: "string" },
     ...Object.fromEntries(Object.keys(rateFlags).map((flag) => [flag, { type: "string" as const }]))
   }
 })
@@ -89,18 +93,31 @@ const main = async () => {
   const command = `npm run simulate -- ${process.argv.slice(2).join(" ")}`.trim()
   const oneThread = stores.some(isRealIo) ? ` (${stores.filter(isRealIo).join(" and ")} on 1)` : ""
   console.log(`${command}: seed ${seed}, ${orders} orders, ${messages} queue messages, ${recipients} campaign recipients, ${workers} workers${oneThread}`)
-  const rows: Array<{ store: StoreKind; mailer: string; seconds: number } & OrderTally> = []
+  const rows: Array<{ store: StoreKind; mailer: string; reconcile?: string; seconds: number } & OrderTally> = []
   const queue: Array<{ store: StoreKind; mailer: string; seconds: number } & QueueTally> = []
   const campaigns: Array<{ store: StoreKind; seconds: number } & CampaignTally> = []
+  // Reconciliation matters only when webhooks go missing: then each row runs without it and with it.
+  const reconcileModes: ReadonlyArray<string | undefined> = rates.neverDelivered > 0
+    ? [undefined, typeof values["reconcile-every"] === "string" ? values["reconcile-every"] : "1 hour"]
+    : [undefined]
   for (const store of stores) {
-    for (const mailer of mailers) {
+    for (const mailer of mailers) for (const reconcileEvery of reconcileModes) {
       const { seconds, tally } = await timed<OrderTally>({
         kind: "orders",
-        config: { seed, orders, store, honoursKeys: mailer.honoursKeys, rates, ...(values.shard ? { shard: Number(values.shard) } : {}) }
+        config: {
+          seed,
+          orders,
+          store,
+          honoursKeys: mailer.honoursKeys,
+          rates,
+          ...(values.shard ? { shard: Number(values.shard) } : {}),
+          ...(reconcileEvery === undefined ? {} : { reconcileEvery })
+        }
       })
-      rows.push({ store, mailer: mailer.name, seconds, ...tally })
+      const reconcile = reconcileEvery === undefined ? "off" : `every ${reconcileEvery}`
+      rows.push({ store, mailer: mailer.name, ...(rates.neverDelivered > 0 ? { reconcile } : {}), seconds, ...tally })
       console.log(
-        `orders   ${store.padEnd(6)} ${mailer.name.padEnd(20)} ` + orderColumns.map((c) => `${c} ${tally[c]}`).join("  ") +
+        `orders   ${store.padEnd(6)} ${mailer.name.padEnd(20)} ${rates.neverDelivered > 0 ? `reconcile ${reconcile.padEnd(14)} ` : ""}` + orderColumns.map((c) => `${c} ${tally[c]}`).join("  ") +
           `  dup/1e6 ${tally.duplicatesPerMillion.toFixed(0)} (orders with a duplicate ≤ ${tally.duplicateOrdersUpper95PerMillion.toFixed(0)}/1e6, 95%)` +
           `  defects ${tally.faults.defects}  ${seconds.toFixed(1)} s`
       )

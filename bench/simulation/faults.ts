@@ -24,6 +24,8 @@ export interface FaultRates {
   readonly crash: number
   /** Each sender's clock is off by up to this many ms (either way). */
   readonly skewMs: number
+  /** An order's webhook never reaches hookgate (every delivery of it is lost): only reconciliation can find it. */
+  readonly neverDelivered: number
 }
 
 export const defaultRates: FaultRates = {
@@ -35,7 +37,8 @@ export const defaultRates: FaultRates = {
   markerFails: 0.005,
   storeUnavailable: 0.002,
   crash: 0.005,
-  skewMs: 2_000
+  skewMs: 2_000,
+  neverDelivered: 0
 }
 
 /** One simulated process (a webhook request, a sweep, a queue delivery): once dead, it does nothing more. */

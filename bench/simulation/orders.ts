@@ -1,10 +1,10 @@
 import { AlertStore } from "@hookgate/core/alerts"
-import { Lease, OrderStore, receive, RetryPolicy, sweep } from "@hookgate/core"
+import { Lease, makeMemoryCursors, parseDuration, OrderStore, receive, reconcile, ReconcileCursors, RetryPolicy, sweep } from "@hookgate/core"
 import { Mailer } from "@hookgate/core/mail"
 import { NodeHmac } from "@hookgate/core/node"
 import { Providers, type WebhookProvider, WebhookRequest } from "@hookgate/core/providers"
-import { layerTestRenderer, paidEvent, RecordingAlerter } from "@hookgate/testing"
-import { Cause, Clock, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Random } from "effect"
+import { layerTestRenderer, makeTestListing, paidEvent, RecordingAlerter } from "@hookgate/testing"
+import { Cause, Clock, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Option, Random, Schedule } from "effect"
 import { type BrokenVariant, breakStore } from "./broken.js"
 import { asProcess, type FaultRates, noFaults, faultyOrderStore } from "./faults.js"
 import { makeInbox, makeSimulatedMailer } from "./mailer.js"
@@ -25,6 +25,8 @@ export interface OrdersConfig {
   readonly shard?: number
   /** Only these shards (by index), for splitting a run across processes; default all. */
   readonly shards?: ShardRange
+  /** Reconcile with the provider's listing this often (every order is listed, paid at time 0); default never. */
+  readonly reconcileEvery?: Duration.DurationInput | string
 }
 
 /** Provider delivery offsets in ms: Stripe-like (to ~40 hours) and Creem-like (to ~16 hours). */
@@ -67,6 +69,10 @@ export const simulateOrders = (config: OrdersConfig): Effect.Effect<OrderTally, 
       .pipe(Effect.map((tallies) => tallies.reduce(addTallies)))
   })
 
+/** Order `i`'s paying event, as its webhook carries it and the provider's listing returns it. */
+const orderBody = (i: number) =>
+  paidEvent(`evt_${i}`, { orderId: `o${i}`, email: `o${i}@sim.example`, product: "course", amount: 1900, currency: "usd" })
+
 const runShard = (
   config: OrdersConfig,
   shard: Shard,
@@ -98,14 +104,37 @@ const runShard = (
     // The provider's deliveries, in time order; each is forked when its time comes, so only the
     // requests in flight are fibers (forking them all up front kept tens of thousands alive).
     const deliveries: Array<{ readonly at: number; readonly order: number; readonly replay: boolean }> = []
+    const neverDelivered = config.rates.neverDelivered ?? 0
     for (let i = shard.first; i < shard.last; i++) {
-      for (const delivery of deliveriesOf(rng)) deliveries.push({ ...delivery, order: i })
+      // Drawn only when the fault is on, so the tables of runs without it stay as they were.
+      const lostWebhook = neverDelivered > 0 && rng.chance(neverDelivered)
+      for (const delivery of deliveriesOf(rng)) if (!lostWebhook) deliveries.push({ ...delivery, order: i })
     }
+    // Reconciliation: the provider lists every paid order (its webhook delivered or not), read on a Schedule.
+    const reconciler = config.reconcileEvery === undefined ? Option.none() : Option.some(yield* Effect.gen(function*() {
+      const listing = makeTestListing(SIM_PROVIDER)
+      for (let i = shard.first; i < shard.last; i++) yield* listing.add(orderBody(i), 0)
+      const listed = Providers.layer(Effect.succeed({ ...provider, reconcile: listing.source }))
+      const cursors = makeMemoryCursors()
+      const given = config.reconcileEvery!
+      // A string as the command line gives it (the job crosses to a worker thread as JSON), else a Duration input.
+      const every = typeof given === "string" ? Option.getOrThrow(parseDuration(given)) : Duration.decode(given)
+      // The first run one period in, as a gateway started before the orders: most webhooks come first.
+      return yield* Effect.fork(Effect.zipRight(
+        Effect.sleep(every),
+        faulty(asProcess(reconcile({ concurrency: 1 }), skew())).pipe(
+          Effect.provide(listed),
+          Effect.provideService(ReconcileCursors, cursors),
+          Effect.exit,
+          Effect.repeat(Schedule.spaced(every))
+        )
+      ))
+    }))
     deliveries.sort((a, b) => a.at - b.at || a.order - b.order) // stable: an order's own deliveries keep their order
     const acked = new Set<number>()
     let inFlight = 0
     const request = (i: number) => {
-      const body = paidEvent(`evt_${i}`, { orderId: `o${i}`, email: `o${i}@sim.example`, product: "course", amount: 1900, currency: "usd" })
+      const body = orderBody(i)
       return WebhookRequest.fromParts(new TextEncoder().encode(body), signedHeaders(body))
     }
     for (const delivery of deliveries) {
@@ -130,6 +159,7 @@ const runShard = (
       yield* Effect.sleep(STEP)
     }
     yield* Fiber.interrupt(sweeper)
+    if (Option.isSome(reconciler)) yield* Fiber.interrupt(reconciler.value)
     return yield* tallyOrders(base.store, yield* AlertStore, shard, inbox, counts)
   }).pipe(
     Effect.provide(Layer.mergeAll(

@@ -26,6 +26,24 @@ describe("the fault simulation (real pipeline, memory store, simulated time)", (
       }), 120_000)
   }
 
+  it.effect("webhooks never delivered: orders lost without reconciliation, none lost with it, each emailed once", () =>
+    Effect.gen(function*() {
+      const rates = { ...harsh, neverDelivered: 0.1 }
+      const without = yield* simulateOrders({ seed: 5, orders: ORDERS, store: "memory", honoursKeys: true, rates })
+      // About a tenth of the orders never reach hookgate: nothing else can find them.
+      expect(without.lost).toBeGreaterThan(5)
+      expect(without.lost).toBeLessThan(40)
+      const withReconciliation = yield* simulateOrders({
+        seed: 5,
+        orders: ORDERS,
+        store: "memory",
+        honoursKeys: true,
+        rates,
+        reconcileEvery: "1 hour"
+      })
+      expectExactlyOnce(withReconciliation, ORDERS)
+    }), 240_000)
+
   it.effect("the same seed gives the same tally, however the shards are split", () =>
     Effect.gen(function*() {
       const config = { seed: 3, orders: 120, store: "memory", honoursKeys: false, rates: harsh, shard: 40 } as const

@@ -36,9 +36,10 @@ const Mail = Layer.unwrapEffect(Effect.map(Config.literal("resend", "cloudflare"
       : Layer.unwrapEffect(Effect.map(Cloudflare.binding<CloudflareEmail.SendEmailBinding>("EMAIL", "send"), (email) =>
         CloudflareEmail.layer({ binding: email, form: "sending" })))))
 
-// A provider is mounted when its secret is set (a comma-separated list, for rotation).
+// A provider is mounted when its secret is set (a comma-separated list, for rotation). With the
+// STRIPE_API_KEY secret (a restricted key that can read events), the cron also reconciles Stripe.
 const Webhooks = Providers.layer(
-  mountWhenSet("STRIPE_WEBHOOK_SECRET", (secrets) => Stripe.layer({ secrets })),
+  mountWhenSet("STRIPE_WEBHOOK_SECRET", (secrets) => Stripe.layerConfig({ secrets: Config.succeed(secrets) })),
   mountWhenSet("CREEM_WEBHOOK_SECRET", (secrets) => Creem.layer({ secrets })),
   mountWhenSet("LEMONSQUEEZY_WEBHOOK_SECRET", (secrets) => LemonSqueezy.layer({ secrets })),
   mountWhenSet("POLAR_WEBHOOK_SECRET", (secrets) => Polar.layer({ secrets })),

@@ -1,6 +1,7 @@
 import { D1Store } from "@hookgate/store-d1"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { ADMIN_TOKEN, type Example, eventually, RESEND_API_KEY, startExample } from "./support/harness.js"
+import { checkoutSessionEvent } from "@hookgate/provider-stripe/testing"
 import { CREEM_SECRET, creemCheckout, lemonSqueezyOrder, paddleTransaction, STRIPE_SECRET, stripeCheckout } from "./support/webhooks.js"
 
 // One Miniflare for the file (the Worker bundled once by wrangler); tables emptied per test.
@@ -146,6 +147,36 @@ describe("the example Worker, bundled by wrangler, in Miniflare", () => {
     // A provider's replay now answers duplicate without a request to Resend.
     expect((await example.post("resend", await stripeCheckout("cs_test_retry"))).body["status"]).toBe("duplicate")
     expect(example.resend.requests).toHaveLength(4)
+  })
+
+  it("the cron reconciles with Stripe: paid sessions whose webhooks never came are sent once, the owner alerted once; a late webhook is a duplicate", async () => {
+    const now = Math.floor(Date.now() / 1000)
+    const lost = Array.from({ length: 6 }, (_, i) => `cs_test_lost_${i}`)
+    for (const [i, id] of lost.entries()) {
+      example.stripe.addEvent(JSON.parse(checkoutSessionEvent(`evt_${id}`, "checkout.session.completed", { id, email: `${id}@example.com` }, now - i)))
+    }
+    example.stripe.addEvent(JSON.parse(checkoutSessionEvent("evt_cs_test_unpaid", "checkout.session.completed", {
+      id: "cs_test_unpaid",
+      paymentStatus: "unpaid"
+    }, now)))
+    await example.scheduled("resend")
+    const buyers = () => example.resend.emails.filter((e) => e.to.some((to) => to.startsWith("cs_test_")))
+    expect(buyers().map((e) => e.to[0]).sort()).toEqual(lost.map((id) => `${id}@example.com`).sort())
+    expect(await example.order("resend", "stripe:cs_test_lost_0")).toMatchObject({ status: "sent", source: "reconcile" })
+    expect(await example.order("resend", "stripe:cs_test_unpaid")).toBeNull()
+    // The request carried the key as a Bearer token and asked for the two paying types.
+    expect(example.stripe.requests[0]!.query.getAll("types[]")).toEqual(["checkout.session.completed", "checkout.session.async_payment_succeeded"])
+    const alerts = await eventually(
+      () => example.db("resend").prepare("SELECT * FROM hookgate_alerts WHERE kind = 'webhooks_missing'").all(),
+      (result) => result.results.length === 1
+    )
+    expect(String(alerts.results[0]!["message"])).toMatch(/^6 paid orders arrived only through reconciliation/)
+    // A second cron run finds nothing new; the webhook that finally comes is a duplicate.
+    await example.scheduled("resend")
+    expect(buyers()).toHaveLength(6)
+    const late = await stripeCheckout("cs_test_lost_0", { email: "cs_test_lost_0@example.com" })
+    expect((await example.post("resend", late)).body).toMatchObject({ status: "duplicate", orderId: "stripe:cs_test_lost_0" })
+    expect(buyers()).toHaveLength(6)
   })
 
   it("eight recorded failures cap the order: one alert to the owner, and no sender sends again", async () => {

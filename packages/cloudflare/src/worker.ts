@@ -5,6 +5,8 @@ import {
   consoleJsonLogger,
   type Lease,
   type OrderStore,
+  reconcile,
+  type ReconcileOptions,
   type Renderer,
   runtimeTracingEnabled,
   sweep,
@@ -62,9 +64,34 @@ export interface MakeWorkerOptions<E, R = never> {
    * your plan's limits per invocation.
    */
   readonly sweep?: SweepOptions
+  /**
+   * After each cron run's sweep, reconciliation (`reconcile`): every provider whose
+   * plugin can list what was paid (Stripe with `STRIPE_API_KEY`) is read from its
+   * cursor, kept in D1; paid orders no webhook brought are stored and sent, and the
+   * owner is alerted once per run. Default on (`{}`); `false` turns it off.
+   */
+  readonly reconcile?: ReconcileOptions | false
   /** Logs as JSON lines, which Workers Logs index by field (default true). */
   readonly jsonLogs?: boolean
 }
+
+/** One reconciliation run of a cron invocation, each provider's counts logged; its failure is logged, never thrown after the sweep. */
+const reconcileOnCron = (options: ReconcileOptions) =>
+  reconcile(options).pipe(
+    Effect.tap((report) =>
+      Effect.forEach(report.providers, (p) =>
+        Effect.annotateLogs(p.error === null ? Effect.logInfo("reconcile") : Effect.logError("reconcile stopped early"), {
+          provider: p.provider,
+          seen: p.seen,
+          known: p.known,
+          new: p.new,
+          unpaid: p.unpaid,
+          ...(p.error === null ? {} : { reason: p.error.reason, detail: p.error.detail })
+        }), { discard: true })
+    ),
+    Effect.catchAllCause((cause) => Effect.logError("a reconciliation run failed", cause)),
+    Effect.asVoid
+  )
 
 /** The Worker's `env`, as Workers pass it. */
 export type WorkerEnvInput = object
@@ -206,6 +233,7 @@ export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): Hook
           sweep({ limit: 50, concurrency: 4, ...options.sweep }).pipe(
             // The report's counts as log fields, which Workers Logs index.
             Effect.tap((report) => Effect.annotateLogs(Effect.logInfo("sweep"), { ...report })),
+            Effect.zipRight(options.reconcile === false ? Effect.void : reconcileOnCron(options.reconcile ?? {})),
             Effect.annotateLogs({ cron: controller.cron, scheduledTime: controller.scheduledTime }),
             Effect.provideService(Background, background.service)
           )

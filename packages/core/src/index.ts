@@ -6,7 +6,16 @@
  * The other parts are their own entry points: `@hookgate/core/mail`, `/alerts`,
  * `/providers`, `/queue`, `/campaigns`, `/http`, `/testing`, `/conformance`.
  */
-export { EventReceipt, newLeasedOrder, NewOrder, Order, OrderStatus, ReceiptOutcome, type StoreStats } from "./orders/order.js"
+export {
+  EventReceipt,
+  newLeasedOrder,
+  NewOrder,
+  Order,
+  OrderSource,
+  OrderStatus,
+  ReceiptOutcome,
+  type StoreStats
+} from "./orders/order.js"
 export { Fulfilment, fulfilmentHash } from "./kernel/fulfilment.js"
 export { StoreUnavailable } from "./kernel/store-errors.js"
 export { leaseTerms, leaseTermsFrom, type LeaseTerms } from "./kernel/lease-protocol.js"
@@ -30,6 +39,15 @@ export {
 export { Outcome } from "./orders/outcome.js"
 export { receive } from "./orders/receive.js"
 export { deliver } from "./orders/deliver.js"
+export {
+  CURSOR_OVERLAP,
+  DEFAULT_LOOKBACK,
+  ProviderReconcileSummary,
+  reconcile,
+  type ReconcileOptions,
+  ReconcileReport
+} from "./orders/reconcile.js"
+export { makeMemoryCursors, ReconcileCursors, type ReconcileCursorsShape } from "./orders/reconcile-cursors.js"
 export { runSweeper, sweep, type SweepOptions, SweepReport } from "./orders/sweep.js"
 export { Metrics, UNKNOWN_PROVIDER_LABEL } from "./observability/metrics.js"
 /** Duration settings in every form an operator writes them (`5m`, `2m 30s`, `5 minutes`, `30000`, `PT5M`). */

@@ -67,6 +67,7 @@ describe("the admin token guard", () => {
       ["/admin/orders/test%3Ao1/retry", { method: "POST", body: JSON.stringify({ confirm: true }) }],
       ["/admin/alerts", {}],
       ["/admin/sweep", { method: "POST" }],
+      ["/admin/reconcile", { method: "POST" }],
       ["/admin/campaigns", {}],
       ["/admin/campaigns", { method: "POST", body: JSON.stringify({ id: "c1", template: { from: "a@example.com", subject: "s", text: "t" } }) }],
       ["/admin/campaigns/c1/start", { method: "POST" }]
@@ -173,5 +174,21 @@ describe("the admin token guard", () => {
       const response = await handler.handler(new Request("http://hookgate.test/admin/stats", { headers: { authorization } }))
       expect(response.status).toBe(401)
     }
+  })
+})
+
+describe("POST /admin/reconcile", () => {
+  it("answers the run's report; a body that does not parse, or a since that is not a duration, is 400", async () => {
+    const call = gateway()
+    const run = await call("/admin/reconcile", { method: "POST" })
+    // The test provider offers no listing: skipped, with why.
+    expect(run).toMatchObject({ status: 200, body: { status: "ok", dryRun: false, providers: [], newOrders: 0 } })
+    expect(run.body["skipped"]).toEqual([{ provider: "test", reason: "the plugin offers no listing" }])
+    expect((await call("/admin/reconcile", { method: "POST", body: JSON.stringify({ since: "72h", dryRun: true }) })).body)
+      .toMatchObject({ status: "ok", dryRun: true })
+    expect(await call("/admin/reconcile", { method: "POST", body: "{not json" })).toMatchObject({ status: 400, body: { status: "bad_request" } })
+    expect(await call("/admin/reconcile", { method: "POST", body: JSON.stringify({ since: "soon" }) }))
+      .toMatchObject({ status: 400, body: { status: "bad_request", detail: "since: \"soon\" is not a duration" } })
+    expect((await call("/admin/reconcile", { method: "POST", token: null })).status).toBe(401)
   })
 })

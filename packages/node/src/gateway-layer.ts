@@ -12,11 +12,11 @@ import { Creem } from "@hookgate/provider-creem"
 import { LemonSqueezy } from "@hookgate/provider-lemonsqueezy"
 import { Paddle } from "@hookgate/provider-paddle"
 import { Polar } from "@hookgate/provider-polar"
-import { Stripe } from "@hookgate/provider-stripe"
 import { ConfigError, Effect, Layer, Option, Schedule } from "effect"
 import type { GatewayConfig } from "./config/gateway-config.js"
 import { logFailedSends } from "./mailer/log-failed-sends.js"
 import { layerOutboxMailer } from "./mailer/outbox-mailer.js"
+import { stripeLayer } from "./reconcile.js"
 import { layerDefaultRenderer } from "./renderer.js"
 import { withOutageLog } from "./store-health.js"
 import { describeDatabase, storeLayer } from "./store-layer.js"
@@ -157,7 +157,7 @@ export const providersLayer = (config: GatewayConfig): Layer.Layer<Providers, Co
     return Layer.fail(ConfigError.MissingData(["STRIPE_WEBHOOK_SECRET"], NO_PROVIDER))
   }
   return Providers.layer(
-    mountWhenSet(config.stripeSecrets, (secrets) => Stripe.layer({ secrets })),
+    mountWhenSet(config.stripeSecrets, (secrets) => stripeLayer(config, secrets)),
     mountWhenSet(config.creemSecrets, (secrets) => Creem.layer({ secrets })),
     mountWhenSet(config.lemonSqueezySecrets, (secrets) => LemonSqueezy.layer({ secrets })),
     mountWhenSet(config.polarSecrets, (secrets) => Polar.layer({ secrets })),

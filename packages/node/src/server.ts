@@ -10,6 +10,7 @@ import { campaignWatcherLayer, gatewayCampaignsLayer } from "./campaigns/gateway
 import { metricsRoute, PrometheusReader } from "./http/metrics.js"
 import { drainRefusedBody } from "./http/drain-refused-body.js"
 import { readinessRoute } from "./http/readiness.js"
+import { reconcilerLayer } from "./reconcile.js"
 import { requestLog } from "./http/request-log.js"
 
 /** Every route of the gateway: webhooks, liveness (`/healthz`) and readiness (`/readyz`), admin and campaigns (with a token), metrics. */
@@ -51,12 +52,15 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
     )
   )
   const sweeper = Layer.scopedDiscard(Effect.forkScoped(runSweeper()))
+  // With a provider's API key: reconcile at start, then every HOOKGATE_RECONCILE_EVERY (default 1 hour).
+  const reconciler = reconcilerLayer(config)
   // Campaign batches go through the in-process queue; the watcher sends open batches when it is idle.
   const campaigns = campaignWatcherLayer(config.campaignPoll).pipe(Layer.provideMerge(gatewayCampaignsLayer))
   return HttpServer.serve(gatewayRouter(config), (app) => requestLog(drainRefusedBody(app))).pipe(
     Layer.provideMerge(graceful),
     Layer.provideMerge(NodeHttpServer.layer(() => server, { port: config.port, ...Option.match(config.host, { onNone: () => ({}), onSome: (host) => ({ host }) }) })),
     Layer.provideMerge(sweeper),
+    Layer.provideMerge(reconciler),
     Layer.provideMerge(campaigns),
     Layer.provideMerge(PrometheusReader.layer()),
     Layer.provideMerge(gatewayLayer(config, overrides))

@@ -164,7 +164,7 @@ describe("stats and orders list", () => {
     expect(stats.stdout).toMatch(/^orders pending\s+0$/m)
     expect(stats.stdout).toMatch(/^\s+undelivered\s+0$/m)
     const list = await runCli(env, ["orders", "list"])
-    expect(list.stdout).toMatch(/^order\s+status\s+failures\s+next attempt\s+last error$/m)
+    expect(list.stdout).toMatch(/^order\s+status\s+failures\s+next attempt\s+last error\s+source$/m)
     expect(list.stdout).not.toMatch(/\battempts\b/)
     void ADMIN_TOKEN
   }, 60_000)

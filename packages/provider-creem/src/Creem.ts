@@ -1,4 +1,5 @@
 import {
+  cannotReconcile,
   type ConfigOptionsOf,
   makeProvider,
   Providers,
@@ -39,7 +40,19 @@ export type ConfigOptions = ConfigOptionsOf<Options>
  * which a second delivery is answered `duplicate` and sends nothing.
  */
 export const make = (options: Options): Effect.Effect<WebhookProvider> =>
-  makeProvider({ name: "creem", ...options, parseSignature, signedContent, envelope: EventEnvelope, fulfilment })
+  makeProvider({ name: "creem", ...options, parseSignature, signedContent, envelope: EventEnvelope, fulfilment, reconcile: CANNOT_RECONCILE })
+
+/**
+ * Why Creem does not reconcile (see the README): its transactions search gives the
+ * order id (the webhook's order key) but not the checkout, so neither the email
+ * the webhook carries without a second call, nor the product, nor the checkout's
+ * metadata; no documented endpoint leads from an order or a transaction to its
+ * checkout. A pulled order would differ from its webhook's, and the late webhook
+ * would then be refused as a conflict: a second, different email is worse than none.
+ */
+export const CANNOT_RECONCILE = cannotReconcile(
+  "Creem's transactions search names the order but not its checkout: the webhook's product and metadata cannot be rebuilt from it"
+)
 
 /** The Creem provider, for `Providers.layer(…)`. */
 export const layer = (options: Options): Layer.Layer<never, never, Providers> => Providers.register(make(options))

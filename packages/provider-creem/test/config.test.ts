@@ -1,7 +1,7 @@
 import { Providers } from "@hookgate/core/providers"
 import { describeEachHmac } from "@hookgate/testing/conformance"
-import { expect } from "@effect/vitest"
-import { ConfigProvider, Effect, Exit, Layer } from "effect"
+import { expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Exit, Layer, Redacted } from "effect"
 import { Creem } from "../src/index.js"
 import { creemEvent, signCreemRequest } from "../src/testing.js"
 import { OLD_SECRET, SECRET } from "./support.js"
@@ -38,3 +38,7 @@ describeEachHmac("creem: configuration", (it) => {
       expect(Exit.isFailure(exit) && String(exit.cause)).toContain("CREEM_WEBHOOK_SECRET")
     }))
 })
+
+it.effect("Creem declares that it cannot reconcile, and why", () =>
+  Effect.map(Creem.make({ secrets: [Redacted.make("whsec_creem_reconcile_check")] }), (provider) =>
+    expect(provider.reconcile).toEqual({ _tag: "CannotReconcile", reason: expect.stringContaining("names the order but not its checkout") })))

@@ -1,4 +1,5 @@
 import {
+  cannotReconcile,
   DEFAULT_TOLERANCE as KIT_TOLERANCE,
   type Envelope,
   type MalformedPayload,
@@ -6,6 +7,7 @@ import {
   Providers,
   type Secrets,
   secretsFrom,
+  type Reconciliation,
   type SecretsInput,
   type VerifiedEvent,
   type WebhookProvider
@@ -42,6 +44,8 @@ export interface Options {
   readonly eventType?: (payload: unknown) => string | undefined
   /** Maps a verified event to the order it pays for; `None` for every event that needs no email. Build it with `fulfilOn`. */
   readonly fulfilment: (event: VerifiedEvent) => Effect.Effect<Option.Option<Fulfilment>, MalformedPayload>
+  /** A listing of the provider's own API, if it has one; default: the provider cannot reconcile (the spec has none). */
+  readonly reconcile?: Reconciliation
 }
 
 /** The options of `layerConfig`: as `Options`, with the secrets read from Config. */
@@ -80,12 +84,16 @@ export const make = (options: Options): Effect.Effect<WebhookProvider> => {
     parseSignature,
     signedContent,
     tolerance: options.tolerance ?? DEFAULT_TOLERANCE,
-    fulfilment: options.fulfilment
+    fulfilment: options.fulfilment,
+    reconcile: options.reconcile ?? NO_LIST_API
   }
   return options.eventType === undefined
     ? makeProvider({ ...common, envelope: TypeField })
     : makeProvider({ ...common, envelope: envelopeOf(options.eventType) })
 }
+
+/** The spec defines delivery only: there is no API to list what was sent, so reconciliation skips the provider. */
+const NO_LIST_API = cannotReconcile("Standard Webhooks defines no API to list past messages")
 
 /** A Standard Webhooks provider, for `Providers.layer(…)`. */
 export const layer = (options: Options): Layer.Layer<never, never, Providers> => Providers.register(make(options))

@@ -1,7 +1,7 @@
 import { Providers } from "@hookgate/core/providers"
 import { describeEachHmac } from "@hookgate/testing/conformance"
-import { expect } from "@effect/vitest"
-import { ConfigProvider, Effect, Exit, Layer } from "effect"
+import { expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Exit, Layer, Redacted } from "effect"
 import { StandardWebhooks } from "../src/index.js"
 import { signStandardRequest } from "../src/testing.js"
 import { atNow, OLD_SECRET, polarFulfilment, RAW_SECRET, SECRET } from "./support.js"
@@ -51,3 +51,9 @@ describeEachHmac("standard webhooks: configuration", (it) => {
       expect(Exit.isFailure(missing) && String(missing.cause)).toContain("POLAR_WEBHOOK_SECRET")
     }))
 })
+
+it.effect("a Standard Webhooks provider declares that it cannot reconcile", () =>
+  Effect.map(
+    StandardWebhooks.make({ name: "acme", secrets: [Redacted.make(SECRET)], fulfilment: () => Effect.succeedNone }),
+    (provider) => expect(provider.reconcile).toEqual({ _tag: "CannotReconcile", reason: "Standard Webhooks defines no API to list past messages" })
+  ))

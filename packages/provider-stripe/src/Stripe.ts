@@ -1,18 +1,26 @@
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
 import {
+  cannotReconcile,
   type ConfigOptionsOf,
   DEFAULT_TOLERANCE as KIT_TOLERANCE,
   makeProvider,
   Providers,
-  registerFromConfig,
+  type Reconciliation,
   type SecretsInput,
+  secretsFrom,
   type WebhookProvider
 } from "@hookgate/core/providers"
+import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import type * as Duration from "effect/Duration"
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
 import { EventEnvelope } from "./events.js"
 import { fulfilment } from "./fulfilment.js"
+import { makeListing, PRODUCTION_API } from "./listing.js"
 import { parseSignature, signedContent } from "./signature.js"
 
 export {
@@ -24,6 +32,7 @@ export {
   PAYING_EVENT_TYPES
 } from "./events.js"
 export { fulfilment } from "./fulfilment.js"
+export { type ApiOptions, DEFAULT_RETRY, makeListing, PAGE_SIZE, PRODUCTION_API } from "./listing.js"
 export { parseSignature, type Signature, SIGNATURE_HEADER, signedContent } from "./signature.js"
 
 /** Stripe's own default timestamp tolerance: five minutes. */
@@ -37,10 +46,27 @@ export interface Options {
   readonly tolerance?: Duration.DurationInput
   /** The `:provider` path segment and order key prefix. Default `stripe`. */
   readonly name?: string
+  /** How it reconciles: a listing (`makeListing(api)`), or none (the default: it says it has no API key). */
+  readonly reconcile?: Reconciliation
 }
 
 /** The options of `layerConfig`: as `Options`, with `secrets` a config name (default `STRIPE_WEBHOOK_SECRET`) or a Config. */
-export type ConfigOptions = ConfigOptionsOf<Options>
+export type ConfigOptions = ConfigOptionsOf<Options> & {
+  /** The API key and base for reconciliation; default `StripeApiConfig` (`STRIPE_API_KEY`, `STRIPE_API_BASE`). */
+  readonly api?: Config.Config<Option.Option<{ readonly apiKey: Redacted.Redacted<string>; readonly baseUrl: string }>>
+}
+
+/**
+ * The reconciliation settings: `STRIPE_API_KEY` (optional, `Redacted`: a secret
+ * key, or a restricted key with read access to Events) and `STRIPE_API_BASE`
+ * (default `https://api.stripe.com`). None without a key.
+ */
+export const StripeApiConfig = Config.option(Config.redacted("STRIPE_API_KEY")).pipe(
+  Config.zipWith(Config.string("STRIPE_API_BASE").pipe(Config.withDefault(PRODUCTION_API)), (key, baseUrl) =>
+    Option.map(key, (apiKey) => ({ apiKey, baseUrl })))
+)
+
+const NO_KEY = cannotReconcile("no STRIPE_API_KEY is set: reconciliation needs a key that can read events")
 
 /**
  * The Stripe provider, each secret's key imported once. It checks the
@@ -48,11 +74,38 @@ export type ConfigOptions = ConfigOptionsOf<Options>
  * timestamp window, then reads the event's `id` and `type`.
  */
 export const make = (options: Options): Effect.Effect<WebhookProvider> =>
-  makeProvider({ name: "stripe", ...options, parseSignature, signedContent, envelope: EventEnvelope, fulfilment })
+  makeProvider({
+    name: "stripe",
+    ...options,
+    parseSignature,
+    signedContent,
+    envelope: EventEnvelope,
+    fulfilment,
+    reconcile: options.reconcile ?? NO_KEY
+  })
 
 /** The Stripe provider, for `Providers.layer(…)`. */
 export const layer = (options: Options): Layer.Layer<never, never, Providers> => Providers.register(make(options))
 
-/** The Stripe provider with its secrets read from Config as `Redacted` values, for `Providers.layer(…)`. */
+/**
+ * The Stripe provider with its secrets read from Config as `Redacted` values, for
+ * `Providers.layer(…)`. With `STRIPE_API_KEY` set it reconciles through List
+ * Events, on the `HttpClient` in context when there is one, else on fetch.
+ */
 export const layerConfig = (options: ConfigOptions = {}): Layer.Layer<never, ConfigError.ConfigError, Providers> =>
-  registerFromConfig(make, options, "STRIPE_WEBHOOK_SECRET")
+  Providers.register(
+    Effect.gen(function*() {
+      const { api, secrets: secretsOption, ...rest } = options
+      const secrets = yield* secretsFrom(secretsOption ?? "STRIPE_WEBHOOK_SECRET")
+      const key = yield* (api ?? StripeApiConfig)
+      const name = rest.name ?? "stripe"
+      const reconcile = Option.isNone(key) ? undefined : yield* Effect.flatMap(
+        Effect.serviceOption(HttpClient.HttpClient),
+        Option.match({
+          onNone: () => Effect.provide(makeListing({ ...key.value, name }), FetchHttpClient.layer),
+          onSome: (http) => Effect.provideService(makeListing({ ...key.value, name }), HttpClient.HttpClient, http)
+        })
+      )
+      return yield* make({ ...rest, secrets, ...(reconcile === undefined ? {} : { reconcile }) })
+    })
+  )

@@ -64,13 +64,15 @@ export const checkoutSessionEvent = (
     | "checkout.session.async_payment_succeeded"
     | "checkout.session.async_payment_failed"
     | "checkout.session.expired",
-  session: CheckoutSessionFields
+  session: CheckoutSessionFields,
+  /** When Stripe created the event, unix seconds (what List Events orders and filters by). */
+  created = 1_760_000_000
 ): string =>
   JSON.stringify({
     id: eventId,
     object: "event",
     api_version: "2025-09-30.clover",
-    created: 1_760_000_000,
+    created,
     livemode: false,
     pending_webhooks: 1,
     request: { id: null, idempotency_key: null },
@@ -95,3 +97,5 @@ export const checkoutSessionEvent = (
       }
     }
   })
+
+export { type RecordedRequest, type StripeEventsServer, type StripeFault, startStripeEventsServer } from "./testing/events-server.js"

@@ -2,6 +2,7 @@ import { CampaignInProcessQueue, Campaigns, CampaignStore } from "@hookgate/core
 import { recipients, runningCampaign } from "@hookgate/testing/conformance"
 import { adminRoutes, toWebHandler } from "@hookgate/core/http"
 import { RetryPolicy } from "@hookgate/core"
+import { Providers } from "@hookgate/core/providers"
 import { layerTestRenderer, RecordingAlerter, ScriptedMailer } from "@hookgate/testing"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -27,6 +28,7 @@ const gateway = async (trace: ParameterTrace) => {
       ScriptedMailer.layer({ batch: true }),
       RecordingAlerter.layer(),
       layerTestRenderer,
+      Providers.layer(),
       RetryPolicy.layer({ inRequestBase: 0, backoffBase: "20 millis" }),
       Logger.minimumLogLevel(LogLevel.Error)
     ))

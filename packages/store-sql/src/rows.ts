@@ -52,7 +52,8 @@ export const OrderRow = Schema.Struct({
   possible_duplicates: SqlInt,
   leases_lost: SqlInt,
   created_at: SqlInt,
-  updated_at: SqlInt
+  updated_at: SqlInt,
+  source: Order.fields.source
 })
 
 type OrderRowType = typeof OrderRow.Type
@@ -67,6 +68,7 @@ const integer = (value: unknown): number | undefined =>
   typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)) ? Number(value) : undefined
 const nullableInteger = (value: unknown): number | null | undefined => value === null ? null : integer(value)
 const STATUSES: ReadonlySet<unknown> = new Set(Order.fields.status.literals)
+const SOURCES: ReadonlySet<unknown> = new Set(["webhook", "reconcile"])
 const metadataOf = (value: unknown): Record<string, string> | undefined => {
   if (!text(value)) return undefined
   try {
@@ -100,7 +102,7 @@ export const readTrusted = (row: unknown): OrderRowType | undefined => {
     !text(r.order_key) || !text(r.provider) || !text(r.event_id) || !text(r.event_type) || !text(r.email) ||
     !text(r.currency) || !text(r.payload_hash) || !(r.product === null || text(r.product)) ||
     !(r.last_error === null || text(r.last_error)) || !(r.lease_token === null || text(r.lease_token)) ||
-    !(r.message_id === null || text(r.message_id)) || !STATUSES.has(r.status) ||
+    !(r.message_id === null || text(r.message_id)) || !STATUSES.has(r.status) || !SOURCES.has(r.source) ||
     leaseExpiresAt === undefined || sentAt === undefined || metadata === undefined
   ) return undefined
   return {
@@ -120,7 +122,8 @@ export const readTrusted = (row: unknown): OrderRowType | undefined => {
     lease_expires_at: leaseExpiresAt,
     uncertain: ints.uncertain !== 0,
     message_id: r.message_id,
-    sent_at: sentAt
+    sent_at: sentAt,
+    source: r.source as OrderRowType["source"]
   }
 }
 
@@ -158,7 +161,8 @@ export const decodeOrder = (row: unknown): Order => {
     possibleDuplicates: r.possible_duplicates,
     leasesLost: r.leases_lost,
     createdAt: r.created_at,
-    updatedAt: r.updated_at
+    updatedAt: r.updated_at,
+    source: r.source
   }, true)
 }
 

@@ -5,7 +5,8 @@ import {
   type NewOrder,
   newLeasedOrder,
   OrderStore,
-  type OrderStoreShape
+  type OrderStoreShape,
+  ReconcileCursors
 } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { CampaignStore } from "@hookgate/core/campaigns"
@@ -20,6 +21,7 @@ import { compiled, DirectStatements } from "./compiled.js"
 import { decodeOrder, decodeReceipt, StatsRow } from "./rows.js"
 import { insertReleaseAlert, makeSqlAlertStore } from "./sql-alerts.js"
 import { makeSqlCampaignStore } from "./sql-campaigns.js"
+import { makeSqlReconcileCursors } from "./sql-cursors.js"
 import { makeSqlDeadLetters, makeSqlMessageLedger } from "./sql-messages.js"
 import { unavailable } from "./unavailable.js"
 
@@ -44,16 +46,16 @@ export const makeSqlStore = Effect.gen(function*() {
   const insertLeasedStatement = compiled(
     sql,
     direct,
-    ["key", "provider", "eventId", "eventType", "email", "product", "amount", "currency", "metadata", "hash", "now", "token", "until"],
+    ["key", "provider", "eventId", "eventType", "email", "product", "amount", "currency", "metadata", "hash", "now", "token", "until", "source"],
     ($) =>
       sql`INSERT INTO hookgate_orders (
   order_key, provider, event_id, event_type, email, product, amount, currency, metadata, payload_hash,
   status, attempts, next_attempt_at, lease_token, lease_expires_at, uncertain,
-  duplicates_prevented, possible_duplicates, leases_lost, created_at, updated_at
+  duplicates_prevented, possible_duplicates, leases_lost, created_at, updated_at, source
 ) VALUES (
   ${$.key}, ${$.provider}, ${$.eventId}, ${$.eventType}, ${$.email}, ${$.product}, ${$.amount},
   ${$.currency}, ${$.metadata}, ${$.hash},
-  'pending', 0, ${$.now}, ${$.token}, ${$.until}, 0, 0, 0, 0, ${$.now}, ${$.now}
+  'pending', 0, ${$.now}, ${$.token}, ${$.until}, 0, 0, 0, 0, ${$.now}, ${$.now}, ${$.source}
 ) ON CONFLICT (order_key) DO NOTHING RETURNING order_key`
   )
   const insertLeased = (order: NewOrder, token: string, now: number, until: number) => {
@@ -71,7 +73,8 @@ export const makeSqlStore = Effect.gen(function*() {
       hash: order.payloadHash,
       now,
       token,
-      until
+      until,
+      source: order.source
     })
   }
 
@@ -291,7 +294,14 @@ WHERE order_key = ${key} AND status IN ('capped', 'failed') RETURNING *`.pipe(
 })
 
 /** Every storage service hookgate has, on one database. */
-export type SqlStoreServices = OrderStore | Lease | AlertStore | MessageLedger | DeadLetterStore | CampaignStore
+export type SqlStoreServices =
+  | OrderStore
+  | Lease
+  | AlertStore
+  | MessageLedger
+  | DeadLetterStore
+  | CampaignStore
+  | ReconcileCursors
 
 /**
  * Every port on the `SqlClient` in context (migrations must have run):
@@ -309,7 +319,8 @@ export const layerSqlStore: Layer.Layer<SqlStoreServices, never, SqlClient.SqlCl
         Context.add(AlertStore, yield* makeSqlAlertStore),
         Context.add(MessageLedger, yield* makeSqlMessageLedger),
         Context.add(DeadLetterStore, yield* makeSqlDeadLetters),
-        Context.add(CampaignStore, yield* makeSqlCampaignStore)
+        Context.add(CampaignStore, yield* makeSqlCampaignStore),
+        Context.add(ReconcileCursors, yield* makeSqlReconcileCursors)
       )
     })
   )

@@ -11,7 +11,7 @@ const row = {
   product: null, amount: 1900, currency: "usd", metadata: "{\"plan\":\"pro\"}", payload_hash: "sha256:ab",
   status: "pending", attempts: 2, next_attempt_at: 10, last_error: "boom", lease_token: null, lease_expires_at: null,
   uncertain: 1, message_id: null, sent_at: null, duplicates_prevented: 0, possible_duplicates: 0, leases_lost: 0,
-  created_at: 1, updated_at: 5
+  created_at: 1, updated_at: 5, source: "webhook"
 }
 
 describe("decodeOrder", () => {
@@ -46,7 +46,8 @@ const valid = {
   int: fc.oneof(fc.integer({ min: -5, max: 2_000_000_000_000 }), fc.integer({ min: 0, max: 99_999 }).map(String)),
   nullableInt: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 2_000_000_000_000 })),
   metadata: fc.constantFrom("{}", "{\"plan\":\"pro\"}", "{\"a\":\"1\",\"b\":\"\"}"),
-  status: fc.constantFrom("pending", "sent", "failed", "capped")
+  status: fc.constantFrom("pending", "sent", "failed", "capped"),
+  source: fc.constantFrom("webhook", "reconcile")
 }
 const odd = fc.constantFrom<unknown>(
   undefined, null, true, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "", " 7 ", "1e3", "0x10", "abc", "Infinity", {}, [], "{\"plan\":1}",
@@ -64,7 +65,7 @@ const rowOf = (oddRate: number) =>
     uncertain: field(fc.constantFrom(0, 1, "0", "1"), oddRate), message_id: field(valid.nullableText, oddRate),
     sent_at: field(valid.nullableInt, oddRate), duplicates_prevented: field(valid.int, oddRate),
     possible_duplicates: field(valid.int, oddRate), leases_lost: field(valid.int, oddRate),
-    created_at: field(valid.int, oddRate), updated_at: field(valid.int, oddRate)
+    created_at: field(valid.int, oddRate), updated_at: field(valid.int, oddRate), source: field(valid.source, oddRate)
   })
 
 describe("readTrusted (the fast path) against the OrderRow codec", () => {

@@ -24,3 +24,5 @@ export {
   makeMemoryMessageLedger
 } from "./memory-ledgers.js"
 export { failureOf, layerTestPipeline, type TestPipelineOptions } from "./pipeline.js"
+export { makeTestListing, type TestListing } from "./test-listing.js"
+export { makeMemoryCursors } from "@hookgate/core"

@@ -3,7 +3,7 @@ import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { fromHex, fulfilOn, hmacSha256, importHmacKey, makeProvider, malformedHeader, missingHeader, toHex, utf8, WebhookRequest } from "@hookgate/core/providers"
-import type { SecretsInput } from "@hookgate/core/providers"
+import type { Reconciliation, SecretsInput } from "@hookgate/core/providers"
 
 /**
  * An HMAC test provider: `x-test-signature` is the hex HMAC-SHA256 of the raw
@@ -32,9 +32,12 @@ const testFulfilment = fulfilOn({
 })
 
 /** The test provider, its key imported once; one secret or several (newest first). */
-export const makeTestProvider = (options: { readonly secret: SecretsInput; readonly name?: string }) =>
+export const makeTestProvider = (
+  options: { readonly secret: SecretsInput; readonly name?: string; readonly reconcile?: Reconciliation }
+) =>
   makeProvider({
     name: options.name ?? "test",
+    ...(options.reconcile === undefined ? {} : { reconcile: options.reconcile }),
     secrets: options.secret,
     parseSignature: (request) => {
       const header = request.header(TEST_SIGNATURE_HEADER)

@@ -1,5 +1,6 @@
 import { startResendTestServer } from "@hookgate/mailer-resend/testing"
 import { startPaddleTestServer } from "@hookgate/provider-paddle/testing"
+import { startStripeEventsServer } from "@hookgate/provider-stripe/testing"
 import { LogLevel, Miniflare } from "miniflare"
 import type { Readable } from "node:stream"
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler"
@@ -8,6 +9,8 @@ import { CapturingLog } from "./emails.js"
 import { CREEM_SECRET, LEMONSQUEEZY_SECRET, PADDLE_SECRET, type SignedWebhook, STRIPE_SECRET } from "./webhooks.js"
 
 export const RESEND_API_KEY = "re_example_worker_key"
+/** The Resend copy's STRIPE_API_KEY: it reconciles on its cron through Stripe's List Events (the stand-in). */
+export const STRIPE_API_KEY = "rk_test_example_worker_events_read"
 export const ADMIN_TOKEN = "example-worker-admin-token"
 
 /** The two configurations the tests run, side by side in one Miniflare, each with its own D1. */
@@ -62,6 +65,7 @@ export const startExample = async (options: ExampleOptions = {}) => {
   const resend = await startResendTestServer({ apiKey: RESEND_API_KEY })
   // Paddle's customer API, for the Resend copy's Paddle webhooks (the other copy has no outbound network).
   const paddle = await startPaddleTestServer()
+  const stripe = await startStripeEventsServer({ apiKey: STRIPE_API_KEY })
   const log = new CapturingLog(LogLevel.INFO)
   const secrets = {
     STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
@@ -92,11 +96,12 @@ export const startExample = async (options: ExampleOptions = {}) => {
     workers: [
       worker("cloudflare", { MAILER: "cloudflare" }),
       {
-        ...worker("resend", { MAILER: "resend", RESEND_API_KEY }),
-        // Miniflare's outbound fetch: api.resend.com and api.paddle.com go to the local stand-ins.
+        ...worker("resend", { MAILER: "resend", RESEND_API_KEY, STRIPE_API_KEY }),
+        // Miniflare's outbound fetch: api.resend.com, api.paddle.com and api.stripe.com go to the local stand-ins.
         outboundService: async (request: Request) => {
           const url = new URL(request.url)
-          const local = url.hostname === "api.resend.com" ? resend.url : url.hostname === "api.paddle.com" ? paddle.url : undefined
+          const hosts: Record<string, string> = { "api.resend.com": resend.url, "api.paddle.com": paddle.url, "api.stripe.com": stripe.url }
+          const local = hosts[url.hostname]
           if (local === undefined) return new Response("no network in tests", { status: 502 })
           return fetch(new URL(url.pathname + url.search, local), {
             method: request.method,
@@ -120,6 +125,8 @@ export const startExample = async (options: ExampleOptions = {}) => {
     cron,
     resend,
     paddle,
+    /** Stripe's List Events, as the Resend copy's cron reads it. */
+    stripe,
     log,
     /** The Worker's log lines so far (JSON, one per line). */
     workerLogs: () => workerOutput.join("").split("\n").filter((line) => line.trim() !== ""),
@@ -150,9 +157,10 @@ export const startExample = async (options: ExampleOptions = {}) => {
     /** Empties hookgate's tables (the schema and d1_migrations stay), the Resend server and the log. */
     reset: async () => {
       for (const db of Object.values(databases)) {
-        await db.batch(["hookgate_orders", "hookgate_receipts", "hookgate_alerts"].map((t) => db.prepare(`DELETE FROM ${t}`)))
+        await db.batch(["hookgate_orders", "hookgate_receipts", "hookgate_alerts", "hookgate_reconcile_cursors"].map((t) => db.prepare(`DELETE FROM ${t}`)))
       }
       resend.reset()
+      stripe.clear()
       log.clear()
       workerOutput.length = 0
     },
@@ -160,6 +168,7 @@ export const startExample = async (options: ExampleOptions = {}) => {
       await mf.dispose()
       await resend.close()
       await paddle.close()
+      await stripe.close()
     }
   }
 }

@@ -9,6 +9,7 @@ const TITLES: Record<Alert["kind"], string> = {
   unfulfillable: "a paid event could not be turned into an order",
   dead_letter: "a queue message was given up",
   duplicates_spike: "many duplicate webhooks",
+  webhooks_missing: "paid orders arrived only through reconciliation",
   unknown: "an alert of a kind this release does not know"
 }
 

@@ -10,6 +10,8 @@ export const AlertKind = Schema.Literal(
   "unfulfillable",
   "dead_letter",
   "duplicates_spike",
+  /** A reconciliation run found paid orders no webhook had brought. */
+  "webhooks_missing",
   /** A kind this release does not know, read from a row a newer release wrote. */
   "unknown"
 )

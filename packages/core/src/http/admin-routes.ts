@@ -1,7 +1,10 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import { type AdminToken, adminTokenGuard } from "./admin-token.js"
 import { campaignRoutes, type CampaignRoutesOptions } from "./campaign-routes.js"
-import { orderRoutes } from "./order-routes.js"
+import { orderRoutes as orderRoutesOnly } from "./order-routes.js"
+import { reconcileRoutes } from "./reconcile-routes.js"
+
+const orderRoutes = HttpRouter.concat(orderRoutesOnly, reconcileRoutes)
 
 /** Options of `adminRoutes`. */
 export interface AdminRoutesOptions {
@@ -21,7 +24,7 @@ export interface AdminRoutesOptions {
  *
  * - orders: `GET /admin/stats`, `GET /admin/orders?status=&limit=`,
  *   `GET /admin/orders/:key`, `POST /admin/orders/:key/retry` (`{ "confirm": true }`),
- *   `GET /admin/alerts`, `POST /admin/sweep`;
+ *   `GET /admin/alerts`, `POST /admin/sweep`, `POST /admin/reconcile` (`{ "since": "72h", "dryRun": false }`, both optional);
  * - with `campaigns`: `POST|GET /admin/campaigns`, `GET /admin/campaigns/:id`,
  *   `POST /admin/campaigns/:id/start|pause|resume` (the prefix is configurable).
  *

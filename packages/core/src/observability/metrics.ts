@@ -29,6 +29,11 @@ const alerts = MetricKey.counter("hookgate_alerts_total", {
   incremental: true
 })
 
+const reconciled = MetricKey.counter("hookgate_reconciled_objects_total", {
+  description: "Objects a reconciliation run listed at a provider, by provider and outcome (known, new, unpaid, unfulfillable)",
+  incremental: true
+})
+
 const messages = MetricKey.counter("hookgate_queue_messages_total", {
   description: "Queue message deliveries through Consumer.once, by outcome (ran, duplicate, in_progress, failed, unrecorded)",
   incremental: true
@@ -76,6 +81,10 @@ const counterBy = (key: MetricKey.MetricKey.Counter<number>, tag: string) =>
   memo((value) => Metric.fromMetricKey(withTags(key, [tag, value])))
 const sendCounter = memo((outcome) => Metric.increment(counterBy(sends, "outcome")(outcome)))
 const alertCounter = memo((kind) => Metric.increment(counterBy(alerts, "kind")(kind)))
+const reconcileCounter = memo((key) => {
+  const [provider, outcome] = key.split("\u0000") as [string, string]
+  return Metric.fromMetricKey(withTags(reconciled, ["provider", provider], ["outcome", outcome]))
+})
 const messageCounter = memo((outcome) => Metric.increment(counterBy(messages, "outcome")(outcome)))
 const deadLetterCounter = memo((queue) => Metric.increment(counterBy(deadLetters, "queue")(queue)))
 const batchCounter = memo((outcome) => Metric.increment(counterBy(campaignBatches, "outcome")(outcome)))
@@ -99,6 +108,8 @@ export const Metrics = {
   possibleDuplicate: Metric.increment(possibleDuplicates),
   leaseLost: Metric.increment(leasesLost),
   alert: (kind: string) => alertCounter(kind),
+  reconciled: (provider: string, outcome: "known" | "new" | "unpaid" | "unfulfillable", count: number) =>
+    count === 0 ? Effect.void : Metric.incrementBy(reconcileCounter(`${provider}\u0000${outcome}`), count),
   message: (outcome: "ran" | "duplicate" | "in_progress" | "failed" | "unrecorded") => messageCounter(outcome),
   deadLetter: (queue: string) => deadLetterCounter(queue),
   campaignBatch: (outcome: string) => batchCounter(outcome),

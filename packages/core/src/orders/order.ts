@@ -11,6 +11,12 @@ import { Fulfilment } from "../kernel/fulfilment.js"
 export const OrderStatus = Schema.Literal("pending", "sent", "failed", "capped", "unknown")
 export type OrderStatus = typeof OrderStatus.Type
 
+/** How an order reached hookgate: its verified webhook, or a reconciliation run that pulled it from the provider. */
+export const OrderSource = Schema.Literal("webhook", "reconcile")
+export type OrderSource = typeof OrderSource.Type
+
+const sourceField = Schema.optionalWith(OrderSource, { default: () => "webhook" as const })
+
 /** An order as it is stored. Times are epoch milliseconds from Effect's Clock. */
 export class Order extends Schema.Class<Order>("Order")({
   key: Schema.String,
@@ -33,7 +39,9 @@ export class Order extends Schema.Class<Order>("Order")({
   possibleDuplicates: Schema.Int,
   leasesLost: Schema.Int,
   createdAt: Schema.Number,
-  updatedAt: Schema.Number
+  updatedAt: Schema.Number,
+  /** What first stored it: `webhook`, or `reconcile` (no webhook had brought it). */
+  source: sourceField
 }) {}
 
 /** What the pipeline hands the store for a first write. */
@@ -42,7 +50,8 @@ export class NewOrder extends Schema.Class<NewOrder>("NewOrder")({
   eventId: Schema.String,
   eventType: Schema.String,
   fulfilment: Fulfilment,
-  payloadHash: Schema.String
+  payloadHash: Schema.String,
+  source: sourceField
 }) {
   get key(): string {
     return this.fulfilment.orderKey
@@ -76,7 +85,8 @@ export const newLeasedOrder = (order: NewOrder, lease: { readonly token: string;
     possibleDuplicates: 0,
     leasesLost: 0,
     createdAt: lease.now,
-    updatedAt: lease.now
+    updatedAt: lease.now,
+    source: order.source
   }, true) // every field comes from an already valid NewOrder
 
 /** What a verified event that did not create an order did; `not_due` is a replay before the backoff allowed a retry. */

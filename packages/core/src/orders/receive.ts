@@ -119,7 +119,7 @@ const receiveAgain = (event: VerifiedEvent, order: Order, now: number) =>
  * a replay of a stored order need not fetch again; any other provider decodes
  * as before, with no store read.
  */
-const fulfilmentOf = (provider: WebhookProvider, event: VerifiedEvent) => {
+export const fulfilmentOf = (provider: WebhookProvider, event: VerifiedEvent) => {
   const key = provider.orderKeyOf?.(event)
   if (key === undefined) return provider.fulfilment(event)
   return Effect.flatMap(OrderStore, (store) =>

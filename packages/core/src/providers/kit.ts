@@ -69,6 +69,8 @@ export interface ProviderSpec<P extends SignatureParts, E extends Envelope, I> {
   readonly fulfilment: WebhookProvider["fulfilment"]
   /** For an expensive fulfilment: the order key an event would make, so `receive` can hand it the stored order's (see `WebhookProvider`). */
   readonly orderKeyOf?: WebhookProvider["orderKeyOf"]
+  /** The provider's listing of paid objects, or its declaration that it has none (see `WebhookProvider`). */
+  readonly reconcile?: WebhookProvider["reconcile"]
 }
 
 /** The timestamp window when a provider's options name none: five minutes, as Stripe and the Standard Webhooks spec use. */
@@ -146,9 +148,13 @@ export const makeProvider = <P extends SignatureParts, E extends Envelope, I>(
           )
         })
 
-    return spec.orderKeyOf === undefined
-      ? { name, verify, fulfilment: spec.fulfilment }
-      : { name, verify, fulfilment: spec.fulfilment, orderKeyOf: spec.orderKeyOf }
+    return {
+      name,
+      verify,
+      fulfilment: spec.fulfilment,
+      ...(spec.orderKeyOf === undefined ? {} : { orderKeyOf: spec.orderKeyOf }),
+      ...(spec.reconcile === undefined ? {} : { reconcile: spec.reconcile })
+    }
   })
 
 /**

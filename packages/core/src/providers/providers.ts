@@ -7,6 +7,7 @@ import type { VerifiedEvent, WebhookRequest } from "./webhook.js"
 import type { Fulfilment } from "../kernel/fulfilment.js"
 import { type MalformedPayload, type SignatureError, UnknownProvider } from "./errors.js"
 import { buildInStep } from "../kernel/build-in-step.js"
+import type { Reconciliation } from "./reconcile.js"
 
 /** What the store holds under the order key an event names (see `WebhookProvider.orderKeyOf`). */
 export interface StoredFulfilment {
@@ -35,6 +36,12 @@ export interface WebhookProvider {
    * reuse what was fetched the first time instead of fetching again on a replay.
    */
   readonly orderKeyOf?: (event: VerifiedEvent) => string | undefined
+  /**
+   * Whether the provider's API can list what was paid (`reconcileWith(list)`), or
+   * why not (`cannotReconcile(reason)`). Absent: the plugin says nothing, and
+   * reconciliation skips it as it skips one that cannot.
+   */
+  readonly reconcile?: Reconciliation
 }
 
 /** The registry's operations. */

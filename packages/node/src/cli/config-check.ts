@@ -6,6 +6,7 @@ import { settingsProvider, SettingsSource } from "../config/source.js"
 import { Postmark } from "@hookgate/mailer-postmark"
 import { Smtp } from "@hookgate/mailer-smtp"
 import { describeAlerts, describeMailer, mountedProviders, NO_PROVIDER, paddleApiBaseUrl } from "../gateway-layer.js"
+import { reconcileEvery } from "../reconcile.js"
 import { table } from "./print.js"
 import { targetLine } from "./target.js"
 
@@ -48,6 +49,10 @@ export const effectiveSettings = (config: GatewayConfig, policy: RetryPolicyShap
       ["PADDLE_API_BASE_URL", paddleApiBaseUrl(config)] as const
     ]
     : []),
+  // Reconciliation: on for the providers whose API key is set.
+  ["STRIPE_API_KEY", secret(config.stripeApiKey)],
+  ...(Option.isSome(config.stripeApiKey) ? [["STRIPE_API_BASE", config.stripeApiBase] as const] : []),
+  ["HOOKGATE_RECONCILE_EVERY", Option.match(reconcileEvery(config), { onNone: () => "- (no provider API key)", onSome: Duration.format })],
   ["HOOKGATE_ADMIN_TOKEN", secret(config.adminToken)],
   ["HOOKGATE_METRICS_TOKEN", secret(config.metricsToken)],
   ["HOOKGATE_MAX_BODY", `${config.maxBodyBytes} bytes`],

@@ -34,6 +34,16 @@ export const COMMANDS: ReadonlyArray<CommandHelp> = [
     ],
     examples: ["HOOKGATE_ADMIN_TOKEN=... hookgate sweep"]
   },
+  {
+    path: "reconcile",
+    usage: "reconcile [--since <duration>] [--dry-run]",
+    summary: "pull paid orders from the providers' APIs and send those no webhook brought",
+    options: [
+      ["--since <duration>", "look back this far (e.g. 72h) instead of from each provider's cursor"],
+      ["--dry-run", "count what would be stored and sent; store and send nothing"]
+    ],
+    examples: ["STRIPE_API_KEY=rk_live_... hookgate reconcile --since 72h"]
+  },
   { path: "stats", usage: "stats", summary: "orders by status, due orders, undelivered alerts, duplicates prevented" },
   {
     path: "orders list",

@@ -4,6 +4,7 @@ import { campaignsCommand } from "./campaigns.js"
 import { configCommand } from "./config-check.js"
 import { demoCommand } from "./demo.js"
 import { ordersCommand } from "./orders.js"
+import { reconcileCommand } from "./reconcile.js"
 import { VERSION } from "./help.js"
 import { sendTestCommand } from "./send-test.js"
 import { serveCommand } from "./serve.js"
@@ -15,6 +16,7 @@ export const hookgate = Command.make("hookgate").pipe(
   Command.withSubcommands([
     serveCommand,
     sweepCommand,
+    reconcileCommand,
     statsCommand,
     ordersCommand,
     alertsCommand,

@@ -18,8 +18,16 @@ export const printOrders = (orders: ReadonlyArray<Order>) =>
       ? "no orders"
       : table(
         // `attempts` in the store counts recorded failures (a sent order shows 0): the column says so.
-        ["order", "status", "failures", "next attempt", "last error"],
-        orders.map((o) => [o.key, o.status, String(o.attempts), o.status === "pending" ? time(o.nextAttemptAt) : "-", clip(o.lastError)])
+        // `source`: webhook, or reconcile (no webhook brought it: see `hookgate reconcile`).
+        ["order", "status", "failures", "next attempt", "last error", "source"],
+        orders.map((o) => [
+          o.key,
+          o.status,
+          String(o.attempts),
+          o.status === "pending" ? time(o.nextAttemptAt) : "-",
+          clip(o.lastError),
+          o.source
+        ])
       )
   )
 

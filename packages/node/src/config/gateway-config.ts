@@ -101,6 +101,17 @@ const fields = {
   paddleApiBaseUrl: Config.option(Config.string("PADDLE_API_BASE_URL").pipe(
     Config.validate({ message: "must be an http:// or https:// URL", validation: isHttpUrl })
   )),
+  // Reconciliation (issue 26): a provider's API key turns it on; the bases default to production.
+  /** A Stripe secret key, or a restricted key with read access to Events (List Events). */
+  stripeApiKey: Config.option(token("STRIPE_API_KEY")),
+  stripeApiBase: Config.string("STRIPE_API_BASE").pipe(
+    Config.validate({ message: "must be an http:// or https:// URL", validation: isHttpUrl }),
+    Config.withDefault("https://api.stripe.com")
+  ),
+  /** How often `serve` reconciles; unset: every hour when a provider's API key is set. */
+  reconcileEvery: Config.option(
+    durationConfig("HOOKGATE_RECONCILE_EVERY").pipe(Config.validate({ message: POSITIVE, validation: isPositive }))
+  ),
   adminToken: Config.option(token("HOOKGATE_ADMIN_TOKEN")),
   /** When set, `GET /metrics` needs `Authorization: Bearer <token>`. */
   metricsToken: Config.option(token("HOOKGATE_METRICS_TOKEN")),

@@ -14,3 +14,9 @@ export { campaignBehaviours, type CampaignScenario } from "./campaign-behaviours
 export type { LedgerServices } from "./ledger-services.js"
 export { type HostileCase, type HostileExpectation, type MessageToSign, type PayingFields, providerConformance, type ProviderUnderTest } from "./provider-conformance.js"
 export { describeEachHmac, type HmacTester, hmacImplementations, testerUnder } from "./each-hmac.js"
+export {
+  type ObjectToPublish,
+  reconcileConformance,
+  type ReconcileWorld,
+  type ReconcilingProviderUnderTest
+} from "./reconcile-conformance.js"

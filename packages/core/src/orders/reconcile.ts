@@ -1,0 +1,245 @@
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import { makeAlert, raiseAlert } from "../alerts/raise.js"
+import * as EpochMillis from "../kernel/EpochMillis.js"
+import { fulfilmentHash } from "../kernel/fulfilment.js"
+import { leaseTermsFrom } from "../kernel/lease-protocol.js"
+import { step } from "../kernel/spans.js"
+import { Metrics } from "../observability/metrics.js"
+import { Providers, type WebhookProvider } from "../providers/providers.js"
+import type { PulledEvent, ReconcileError, ReconcileSource } from "../providers/reconcile.js"
+import { NewOrder } from "./order.js"
+import { OrderStore } from "./order-store.js"
+import { fulfilmentOf } from "./receive.js"
+import { ReconcileCursors } from "./reconcile-cursors.js"
+import { sendLeased } from "./send-leased.js"
+
+/** How far back a provider's first run looks when no `since` is given: 72 hours. */
+export const DEFAULT_LOOKBACK: Duration.Duration = Duration.hours(72)
+/** How far before its cursor a run reads again, for objects the provider made visible late. */
+export const CURSOR_OVERLAP: Duration.Duration = Duration.minutes(10)
+
+/** The options of `reconcile`. */
+export interface ReconcileOptions {
+  /** Look back this far from now, whatever the cursor says. Default: from the cursor less the overlap, else 72 h. */
+  readonly since?: Duration.DurationInput | undefined
+  /** Count what a run would do, storing and sending nothing and leaving the cursors. */
+  readonly dryRun?: boolean | undefined
+  /** Only these providers (by name); default every mounted provider that can reconcile. */
+  readonly providers?: ReadonlyArray<string> | undefined
+  /** How many pulled orders are stored and sent at once. Default 4. */
+  readonly concurrency?: number | undefined
+}
+
+/** One provider's run. */
+export class ProviderReconcileSummary extends Schema.Class<ProviderReconcileSummary>("ProviderReconcileSummary")({
+  provider: Schema.String,
+  /** The start of the window read (epoch ms). */
+  since: Schema.Number,
+  /** Objects the provider listed. */
+  seen: Schema.Int,
+  /** Paid objects whose order was already stored (by a webhook or an earlier run). */
+  known: Schema.Int,
+  /** Paid objects this run stored (and sent): no webhook had brought them. With `dryRun`, those it would store. */
+  new: Schema.Int,
+  /** Listed objects that do not pay (a session still unpaid). */
+  unpaid: Schema.Int,
+  /** Paying objects that could not be decoded into an order (logged). */
+  unfulfillable: Schema.Int,
+  /** Paying objects the store could not take this time (logged; the cursor then stays, so the next run reads them again). */
+  failed: Schema.optionalWith(Schema.Int, { default: () => 0 }),
+  /** The cursor after the run (epoch ms), or null when none is kept. */
+  cursor: Schema.NullOr(Schema.Number),
+  /** Why the run stopped early (its cursor then stays where it was), or null. */
+  error: Schema.NullOr(Schema.Struct({
+    reason: Schema.String,
+    detail: Schema.String,
+    setting: Schema.NullOr(Schema.String),
+    requestId: Schema.NullOr(Schema.String)
+  }))
+}) {}
+
+/** What a run did, provider by provider; `skipped` names the providers that cannot reconcile, and why. */
+export class ReconcileReport extends Schema.Class<ReconcileReport>("ReconcileReport")({
+  dryRun: Schema.Boolean,
+  providers: Schema.Array(ProviderReconcileSummary),
+  skipped: Schema.Array(Schema.Struct({ provider: Schema.String, reason: Schema.String }))
+}) {
+  /** Paid orders that arrived only through this run, over every provider. */
+  get newOrders(): number {
+    return this.providers.reduce((sum, p) => sum + p.new, 0)
+  }
+  /** Whether some provider's run stopped early. */
+  get failed(): boolean {
+    return this.providers.some((p) => p.error !== null)
+  }
+}
+
+type Classified = {
+  readonly kind: "known" | "new" | "unpaid" | "unfulfillable" | "failed"
+  readonly created: number
+  readonly key?: string
+}
+
+/** One pulled event through the webhook's decoding and, when it pays, the store + lease + send path. */
+const classify = (provider: WebhookProvider, pulled: PulledEvent, dryRun: boolean) =>
+  Effect.gen(function*() {
+    const { created, event } = pulled
+    const decoded = yield* fulfilmentOf(provider, event).pipe(
+      Effect.map(Either.right),
+      Effect.catchTag("MalformedPayload", (error) => Effect.succeed(Either.left(error)))
+    )
+    if (Either.isLeft(decoded)) {
+      yield* Effect.logWarning("a pulled paying object could not be turned into an order").pipe(
+        Effect.annotateLogs({ provider: provider.name, eventId: event.id, detail: decoded.left.detail })
+      )
+      return { kind: "unfulfillable", created } satisfies Classified
+    }
+    if (Option.isNone(decoded.right)) return { kind: "unpaid", created } satisfies Classified
+    const fulfilment = decoded.right.value
+    const store = yield* OrderStore
+    if (dryRun) {
+      const stored = yield* store.get(fulfilment.orderKey)
+      return { kind: Option.isSome(stored) ? "known" : "new", created, key: fulfilment.orderKey } satisfies Classified
+    }
+    const order = new NewOrder({
+      provider: provider.name,
+      eventId: event.id,
+      eventType: event.type,
+      fulfilment,
+      payloadHash: yield* fulfilmentHash(fulfilment),
+      source: "reconcile"
+    }, true) // built from a decoded fulfilment and the provider's own event
+    const put = yield* store.put(order, yield* leaseTermsFrom(yield* EpochMillis.now))
+    if (put._tag !== "Stored") {
+      // Already there (sent, pending for the sweep, or another run's): the lease and the sweep own it.
+      if (put._tag === "Conflict") {
+        yield* Effect.logWarning("a pulled order differs from the one stored under its key").pipe(
+          Effect.annotateLogs({ provider: provider.name, orderKey: order.key })
+        )
+      }
+      return { kind: "known", created, key: order.key } satisfies Classified
+    }
+    yield* sendLeased(put.leased)
+    return { kind: "new", created, key: order.key } satisfies Classified
+  }).pipe(
+    // One object the store could not take does not end the run: the rest go on, the cursor
+    // stays (the next run reads this one again), and the summary counts it.
+    Effect.catchTag("StoreUnavailable", (error) =>
+      Effect.as(
+        Effect.logWarning("a pulled order could not be stored; the next run reads it again").pipe(
+          Effect.annotateLogs({ provider: provider.name, eventId: pulled.event.id, operation: error.operation })
+        ),
+        { kind: "failed", created: pulled.created } satisfies Classified
+      ))
+  )
+
+const emptyCounts = { seen: 0, known: 0, new: 0, unpaid: 0, unfulfillable: 0, failed: 0, newest: -Infinity }
+
+/** One provider: list from the cursor (or `since`), put what pays, advance the cursor when the listing finished. */
+const reconcileProvider = (provider: WebhookProvider, source: ReconcileSource, options: ReconcileOptions) =>
+  Effect.gen(function*() {
+    const cursors = yield* ReconcileCursors
+    const now = yield* EpochMillis.now
+    const cursor = yield* cursors.get(provider.name)
+    const dryRun = options.dryRun === true
+    const since = options.since !== undefined
+      ? now - Duration.toMillis(Duration.decode(options.since))
+      : Option.match(cursor, {
+        onNone: () => now - Duration.toMillis(DEFAULT_LOOKBACK),
+        onSome: (at) => at - Duration.toMillis(CURSOR_OVERLAP)
+      })
+    const counts = { ...emptyCounts }
+    const listed = yield* source.list(since).pipe(
+      Stream.mapEffect((pulled) => classify(provider, pulled, dryRun), { concurrency: options.concurrency ?? 4 }),
+      Stream.runForEach((c) =>
+        Effect.sync(() => {
+          counts.seen++
+          counts[c.kind]++
+          counts.newest = Math.max(counts.newest, c.created)
+        })
+      ),
+      Effect.as(Option.none<ReconcileError>()),
+      // The listing's failure ends this provider's run; a store failure ends the whole run.
+      Effect.catchTag("ReconcileError", (error) => Effect.succeed(Option.some(error)))
+    )
+    const finished = Option.isNone(listed) && counts.failed === 0
+    if (finished && !dryRun && Number.isFinite(counts.newest)) yield* cursors.advance(provider.name, counts.newest, now)
+    const after = yield* cursors.get(provider.name)
+    yield* Effect.all([
+      Metrics.reconciled(provider.name, "known", counts.known),
+      Metrics.reconciled(provider.name, "new", dryRun ? 0 : counts.new),
+      Metrics.reconciled(provider.name, "unpaid", counts.unpaid),
+      Metrics.reconciled(provider.name, "unfulfillable", counts.unfulfillable)
+    ], { discard: true })
+    const error = Option.isSome(listed)
+      ? {
+        reason: listed.value.reason,
+        detail: listed.value.detail,
+        setting: listed.value.setting ?? null,
+        requestId: listed.value.requestId ?? null
+      }
+      : null
+    if (error !== null) {
+      yield* Effect.logError("a reconciliation run stopped early; its cursor stays where it was").pipe(
+        Effect.annotateLogs({ provider: provider.name, ...error })
+      )
+    }
+    return new ProviderReconcileSummary({
+      provider: provider.name,
+      since,
+      seen: counts.seen,
+      known: counts.known,
+      new: counts.new,
+      unpaid: counts.unpaid,
+      unfulfillable: counts.unfulfillable,
+      failed: counts.failed,
+      cursor: Option.getOrNull(after),
+      error
+    })
+  }).pipe(step("reconcile", { provider: provider.name }))
+
+/**
+ * Reconciliation: every mounted provider that can list its paid objects
+ * (`WebhookProvider.reconcile`) is read from its cursor, less an overlap (the
+ * first run: `since`, default 72 h back); each object goes through the webhook's
+ * own decoding and, when it pays, the same path as its webhook: `OrderStore.put`
+ * already leased, then the same send. An order already stored is left to the
+ * lease and the sweep, so a pull and a webhook, or several runs at once, make
+ * one order and one email. When paid orders arrived only this way, one
+ * `webhooks_missing` alert tells the owner, per run.
+ */
+export const reconcile = (options: ReconcileOptions = {}) =>
+  Effect.gen(function*() {
+    const registry = yield* Providers
+    const names = options.providers ?? (yield* registry.names)
+    const summaries: Array<ProviderReconcileSummary> = []
+    const skipped: Array<{ provider: string; reason: string }> = []
+    for (const name of names) {
+      const provider = yield* registry.get(name)
+      const source = provider.reconcile
+      if (source === undefined || source._tag === "CannotReconcile") {
+        skipped.push({ provider: name, reason: source?.reason ?? "the plugin offers no listing" })
+        continue
+      }
+      summaries.push(yield* reconcileProvider(provider, source, options))
+    }
+    const report = new ReconcileReport({ dryRun: options.dryRun === true, providers: summaries, skipped })
+    if (!report.dryRun && report.newOrders > 0) {
+      const now = yield* EpochMillis.now
+      const count = report.newOrders
+      const where = summaries.filter((s) => s.new > 0).map((s) => `${s.provider}: ${s.new}`).join(", ")
+      yield* raiseAlert(makeAlert({
+        id: `webhooks_missing:${now}:${where}`,
+        kind: "webhooks_missing",
+        orderKey: null,
+        message: `${count} paid order${count === 1 ? "" : "s"} arrived only through reconciliation: ` +
+          `check the webhook endpoint and secret (${where})`
+      }, now))
+    }
+    return report
+  })

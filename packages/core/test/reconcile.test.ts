@@ -1,0 +1,135 @@
+import { describe, expect, it } from "@effect/vitest"
+import { reconcile, ReconcileCursors } from "@hookgate/core"
+import { AlertStore } from "@hookgate/core/alerts"
+import { reconcileConformance } from "@hookgate/testing/conformance"
+import { cannotReconcile, ReconcileError, reconcileWith, type PulledEvent } from "@hookgate/core/providers"
+import {
+  layerMemoryStore,
+  layerTestPipeline,
+  makeMemoryCursors,
+  makeTestListing,
+  makeTestProvider,
+  paidEvent,
+  ScriptedMailer,
+  signTestRequest,
+  TEST_SECRET,
+  withStoreFaults
+} from "@hookgate/testing"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
+
+const body = (id: string, paid: boolean, email: string) =>
+  paid
+    ? paidEvent(`evt_${id}`, { orderId: id, email, amount: 1900, currency: "usd" })
+    : JSON.stringify({ id: `evt_${id}`, type: "order.created", data: { orderId: id } })
+
+reconcileConformance({
+  name: "test",
+  world: Effect.sync(() => {
+    const listing = makeTestListing()
+    return { listing, created: 0 }
+  }).pipe(
+    Effect.flatMap(({ listing }) =>
+      Effect.map(makeTestProvider({ secret: TEST_SECRET, reconcile: listing.source }), (provider) => ({
+        provider,
+        publish: ({ email, id, paid }: { id: string; paid: boolean; email: string }) =>
+          Effect.flatMap(Effect.clockWith((c) => c.currentTimeMillis), (now) =>
+            Effect.zipRight(listing.add(body(id, paid, email), now), signTestRequest(TEST_SECRET, body(id, paid, email))))
+      }))
+    )
+  )
+})
+
+const pipeline = (provider: Effect.Effect<any>) =>
+  Layer.merge(
+    layerTestPipeline({ store: layerMemoryStore, providers: [provider] }),
+    Layer.succeed(ReconcileCursors, makeMemoryCursors())
+  )
+
+describe("reconcile", () => {
+  it.live("30 orders no webhook brought: 30 emails, one alert for the run", () =>
+    Effect.gen(function*() {
+      const listing = makeTestListing()
+      for (let i = 0; i < 30; i++) yield* listing.add(body(`ord_${i}`, true, `b${i}@example.com`), Date.now() - i * 1000)
+      return yield* Effect.gen(function*() {
+        const report = yield* reconcile()
+        expect(report.providers[0]).toMatchObject({ seen: 30, new: 30, known: 0 })
+        const emails = yield* Effect.flatMap(ScriptedMailer, (m) => m.delivered)
+        expect(new Set(emails.map((e) => e.email.to)).size).toBe(30)
+        expect(emails).toHaveLength(30)
+        const alerts = (yield* Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))).filter((a) => a.kind === "webhooks_missing")
+        expect(alerts).toHaveLength(1)
+        expect(alerts[0]?.message).toMatch(/^30 paid orders arrived only through reconciliation/)
+      }).pipe(Effect.provide(pipeline(makeTestProvider({ secret: TEST_SECRET, reconcile: listing.source }))))
+    }))
+
+  it.live("three runs at once: one email per order", () =>
+    Effect.gen(function*() {
+      const listing = makeTestListing()
+      for (let i = 0; i < 20; i++) yield* listing.add(body(`ord_${i}`, true, `b${i}@example.com`), Date.now() - i)
+      return yield* Effect.gen(function*() {
+        const reports = yield* Effect.all([reconcile(), reconcile(), reconcile()], { concurrency: 3 })
+        expect(reports.reduce((n, r) => n + r.newOrders, 0)).toBe(20)
+        const emails = yield* Effect.flatMap(ScriptedMailer, (m) => m.delivered)
+        expect(emails).toHaveLength(20)
+      }).pipe(Effect.provide(pipeline(makeTestProvider({ secret: TEST_SECRET, reconcile: listing.source }))))
+    }))
+
+  it.live("a listing that fails midway keeps its cursor where it was, and says why", () =>
+    Effect.gen(function*() {
+      const pulled = (id: string, created: number): PulledEvent => {
+        const b = JSON.parse(body(id, true, `${id}@example.com`))
+        return { created, event: { provider: "test", id: b.id, type: b.type, payload: b } as any }
+      }
+      let fail = true
+      const source = reconcileWith(() =>
+        Stream.concat(
+          Stream.make(pulled("ord_newest", 5_000)),
+          Stream.suspend(() =>
+            fail
+              ? Stream.fail(new ReconcileError({ provider: "test", reason: "malformed", detail: "page 2", requestId: "req_1" }))
+              : Stream.make(pulled("ord_older", 4_000))
+          )
+        )
+      )
+      return yield* Effect.gen(function*() {
+        const broken = yield* reconcile()
+        expect(broken.failed).toBe(true)
+        expect(broken.providers[0]).toMatchObject({ new: 1, cursor: null, error: { reason: "malformed", requestId: "req_1" } })
+        fail = false
+        const fixed = yield* reconcile()
+        expect(fixed.providers[0]).toMatchObject({ new: 1, known: 1, cursor: 5_000, error: null })
+      }).pipe(Effect.provide(pipeline(makeTestProvider({ secret: TEST_SECRET, reconcile: source }))))
+    }))
+
+  it.live("an order the store cannot take does not end the run: the others are sent, the cursor stays, the next run takes it", () =>
+    Effect.gen(function*() {
+      const listing = makeTestListing()
+      const paidAt = Date.now() - 60_000
+      for (let i = 0; i < 5; i++) yield* listing.add(body(`ord_${i}`, true, `b${i}@example.com`), paidAt + i)
+      const layer = Layer.merge(
+        layerTestPipeline({
+          store: withStoreFaults(layerMemoryStore, { failPut: 1 }),
+          providers: [makeTestProvider({ secret: TEST_SECRET, reconcile: listing.source })]
+        }),
+        Layer.succeed(ReconcileCursors, makeMemoryCursors())
+      )
+      return yield* Effect.gen(function*() {
+        const first = yield* reconcile()
+        expect(first.providers[0]).toMatchObject({ seen: 5, new: 4, failed: 1, cursor: null, error: null })
+        const second = yield* reconcile()
+        expect(second.providers[0]).toMatchObject({ new: 1, known: 4, failed: 0, cursor: paidAt + 4 })
+        expect(yield* Effect.flatMap(ScriptedMailer, (m) => m.delivered)).toHaveLength(5)
+      }).pipe(Effect.provide(layer))
+    }))
+
+  it.live("a provider that cannot reconcile is skipped with its reason", () =>
+    Effect.gen(function*() {
+      const report = yield* reconcile().pipe(
+        Effect.provide(pipeline(makeTestProvider({ secret: TEST_SECRET, reconcile: cannotReconcile("no list API") })))
+      )
+      expect(report.providers).toEqual([])
+      expect(report.skipped).toEqual([{ provider: "test", reason: "no list API" }])
+    }))
+})

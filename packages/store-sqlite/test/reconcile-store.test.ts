@@ -1,0 +1,35 @@
+import { describe, expect, it } from "@effect/vitest"
+import { leaseTerms, NewOrder, OrderStore, ReconcileCursors } from "@hookgate/core"
+import { newOrder } from "@hookgate/testing/conformance"
+import { SqliteStore } from "@hookgate/store-sqlite"
+import { Effect, Option } from "effect"
+
+const store = SqliteStore.layer({ filename: ":memory:" })
+
+describe("SQLite: what reconciliation stores", () => {
+  it.effect("an order keeps its source: webhook by default, reconcile when a run pulled it", () =>
+    Effect.gen(function*() {
+      const orders = yield* OrderStore
+      const byWebhook = yield* newOrder("o_webhook")
+      const pulled = yield* newOrder("o_pulled")
+      yield* orders.put(byWebhook, yield* leaseTerms())
+      yield* orders.put(new NewOrder({ ...pulled, source: "reconcile" }), yield* leaseTerms())
+      const read = yield* Effect.all([orders.get(byWebhook.key), orders.get(pulled.key)])
+      expect(read.map((o) => Option.getOrThrow(o).source)).toEqual(["webhook", "reconcile"])
+      const listed = yield* orders.list({ limit: 10 })
+      expect(listed.map((o) => [o.key, o.source]).sort()).toEqual([["test:o_pulled", "reconcile"], ["test:o_webhook", "webhook"]])
+    }).pipe(Effect.provide(store)))
+
+  it.effect("a provider's cursor is kept, and only ever moves forward", () =>
+    Effect.gen(function*() {
+      const cursors = yield* ReconcileCursors
+      expect(yield* cursors.get("stripe")).toEqual(Option.none())
+      yield* cursors.advance("stripe", 5_000, 1)
+      yield* cursors.advance("stripe", 4_000, 2) // a slower run that saw less
+      yield* cursors.advance("creem", 7_000, 3)
+      expect(yield* cursors.get("stripe")).toEqual(Option.some(5_000))
+      yield* cursors.advance("stripe", 9_000, 4)
+      expect(yield* cursors.get("stripe")).toEqual(Option.some(9_000))
+      expect(yield* cursors.get("creem")).toEqual(Option.some(7_000))
+    }).pipe(Effect.provide(store)))
+})
