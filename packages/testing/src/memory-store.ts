@@ -5,7 +5,7 @@ import * as Option from "effect/Option"
 import { type EventReceipt, Lease, type LeaseShape, newLeasedOrder, Order, type OrderStatus, OrderStore, type OrderStoreShape, type StoreStats } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import type { Alert } from "@hookgate/core/alerts"
-import { makeMemoryAlertStore } from "./memory-alert-store.js"
+import { makeMemoryAlertStore, storeAlertOnce } from "./memory-alert-store.js"
 
 /**
  * An in-memory `OrderStore`, `Lease` and `AlertStore` (sharing one alert map)
@@ -159,9 +159,7 @@ export const makeMemoryStore = () => {
           uncertain: order.uncertain || failure.uncertain,
           updatedAt: failure.now
         })
-        if (Option.isSome(failure.alert) && !alerts.has(failure.alert.value.id)) {
-          alerts.set(failure.alert.value.id, failure.alert.value)
-        }
+        if (Option.isSome(failure.alert)) storeAlertOnce(alerts, failure.alert.value)
         return true
       })
   }
