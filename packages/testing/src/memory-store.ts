@@ -124,6 +124,7 @@ export const makeMemoryStore = () => {
           leaseExpiresAt: until,
           // An expired lease that was never released: its holder may have sent.
           uncertain: order.uncertain || order.leaseToken !== null,
+          uncertainAttempts: order.uncertainAttempts + (order.leaseToken !== null ? 1 : 0),
           updatedAt: now
         })
         return Option.some({ token, order: leased })
@@ -157,6 +158,7 @@ export const makeMemoryStore = () => {
           leaseToken: null,
           leaseExpiresAt: null,
           uncertain: order.uncertain || failure.uncertain,
+          uncertainAttempts: order.uncertainAttempts + (failure.uncertain ? 1 : 0),
           updatedAt: failure.now
         })
         if (Option.isSome(failure.alert)) storeAlertOnce(alerts, failure.alert.value)
