@@ -11,12 +11,16 @@
  *
  * -DSKIP_RESERVED: the broken reservation that never leases a slot's own
  * reserved rows again and takes the next queued recipients instead.
+ * -DALERT_AFTER_RECORD: the batch's capped/failed alert written after the
+ * record, as a separate write (what hookgate did before: a crash between them
+ * leaves a failed recipient with no alert).
  */
 
 #define NR 3   /* the Clock below names rows 0..2 */
 #ifndef SIZE
 #define SIZE 2
 #endif
+#define NB ((NR + SIZE - 1) / SIZE)   /* batch slots, numbered from 1 */
 #ifndef CAP
 #define CAP 2
 #endif
@@ -33,9 +37,9 @@ byte batchNo[NR];        /* 0 is NULL: never reserved */
 byte lease[NR];          /* lease_token: the consumer's pid (as in orders.pml); 0 is NULL */
 bool expired[NR];
 byte attempts[NR];
-/* hookgate_campaigns.state and hookgate_alerts */
+/* hookgate_campaigns.state, and hookgate_alerts: a batch's capped/failed alert */
 bool running = true;
-bool alerted = false;
+bool alerted[NB + 1];
 
 /* ghost: emails each recipient got, and under which batch key (bit b) */
 byte emails[NR];
@@ -138,7 +142,13 @@ inline sendBatch(b, result) {
   }
 }
 
-/* UPDATE recipients SET status = ... FROM (results) WHERE batch_no = :b AND lease_token = :t AND status = 'reserved'. */
+/*
+ * UPDATE recipients SET status = ..., released_token = :t FROM (results)
+ * WHERE batch_no = :b AND lease_token = :t AND status = 'reserved', and in the
+ * same atomic step (one transaction, one D1 batch) the batch's alert when a
+ * recipient failed: INSERT INTO hookgate_alerts ... WHERE EXISTS (a row of the
+ * batch with released_token = :t), so only if this very record applied.
+ */
 inline record(b, result, retry, gaveUp) {
   atomic {
     byte r = 0;
@@ -157,6 +167,9 @@ inline record(b, result, retry, gaveUp) {
        r++
     :: else -> break
     od;
+#ifndef ALERT_AFTER_RECORD
+    if :: gaveUp -> alerted[b] = true :: else -> skip fi;
+#endif
     r = 0
   }
 }
@@ -178,10 +191,13 @@ proctype Consumer(byte b) {
         sendBatch(b, result);
         CRASH(redeliver);
         record(b, result, retry, gaveUp);
+#ifdef ALERT_AFTER_RECORD
         if
-        :: gaveUp -> CRASH(redeliver); alerted = true   /* alertsFor: a write after the record */
+        :: gaveUp -> CRASH(redeliver); alerted[b] = true   /* the mutant: a write after the record */
         :: else -> skip
         fi;
+#endif
+        /* then attemptAlert delivers the stored alert (a crash here leaves it stored and due) */
         if
         :: retry -> skip                              /* Retry with the queue's backoff */
         :: else -> break                              /* Ack */
@@ -270,14 +286,12 @@ init {
     r = 0
   }
   live == 0;
-  /* Quiescence: no recipient skipped (each sent, or failed with the owner alerted). */
+  /* Quiescence: no recipient skipped (each sent, or failed with its batch's alert stored). */
   r = 0;
   do
   :: r < NR ->
      assert(status[r] == SENT || status[r] == FAILED);
-#ifdef STRICT_ALERT
-     assert(status[r] != FAILED || alerted);
-#endif
+     assert(status[r] != FAILED || alerted[batchNo[r]]);
      r++
   :: else -> break
   od

@@ -17,7 +17,7 @@ export const storeKinds: ReadonlyArray<StoreKind> = ["memory", "sqlite", "d1", "
 /** Whether the store is real I/O (its worlds run on `Simulation.runAsync`, on one thread). */
 export const isRealIo = (kind: StoreKind) => kind === "d1" || kind === "pg"
 
-const memoryLayer = Layer.merge(layerMemoryStore, layerMemoryLedgers)
+const memoryLayer = layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryStore))
 
 // Loaded on first use, so that memory and SQLite runs load neither Miniflare nor pg.
 interface Backend {

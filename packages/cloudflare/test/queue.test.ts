@@ -27,7 +27,7 @@ const Job = Schema.Struct({ key: Schema.String, fail: Schema.optional(Schema.Boo
 /** A Worker consuming "jobs" once per key and keeping "jobs-dlq" as dead letters, on the in-memory stores. */
 const queueWorker = () => {
   const effects: Array<string> = []
-  const stores = Layer.merge(layerMemoryStore, layerMemoryLedgers)
+  const stores = layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryStore))
   let context: Context.Context<AlertStore | DeadLetterStore> | undefined
   const layer = Layer.mergeAll(
     Layer.effect(Mailer, makeScriptedMailer()),

@@ -27,7 +27,7 @@ afterEach(async () => {
 
 const gateway = (options: Pick<TestPipelineOptions<never, never>, "alerterFails" | "mailer" | "policy"> = {}) => {
   const pipeline = layerTestPipeline({ store: layerMemoryStore, providers: [makeTestProvider({ secret: TEST_SECRET })], ...options })
-  const layer = Campaigns.layerInProcess().pipe(Layer.provideMerge(Layer.merge(pipeline, layerMemoryLedgers)))
+  const layer = Campaigns.layerInProcess().pipe(Layer.provideMerge(layerMemoryLedgers.pipe(Layer.provideMerge(pipeline))))
   const router = HttpRouter.concat(webhookRoutes(), adminRoutes({ token: Redacted.make(TOKEN), campaigns: {} }))
   const handler = toWebHandler(router, layer)
   handlers.push(handler)

@@ -21,7 +21,7 @@ afterEach(async () => {
 const gateway = () => {
   // Slow sends (50 ms a batch, one batch at a time), so a started campaign is still running when probed.
   const pipeline = layerTestPipeline({ store: layerMemoryStore, providers: [], mailer: { batch: true, otherwise: MailerSteps.slow("50 millis") } })
-  const layer = Campaigns.layerInProcess({ concurrency: 1 }).pipe(Layer.provideMerge(Layer.merge(pipeline, layerMemoryLedgers)))
+  const layer = Campaigns.layerInProcess({ concurrency: 1 }).pipe(Layer.provideMerge(layerMemoryLedgers.pipe(Layer.provideMerge(pipeline))))
   const handler = toWebHandler(adminRoutes({ token: Redacted.make(TOKEN), campaigns: {} }), layer)
   handlers.push(handler)
   const call = async (path: string, init: RequestInit = {}) => {

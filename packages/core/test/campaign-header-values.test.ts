@@ -16,7 +16,7 @@ afterEach(async () => {
 it("a recipient whose subject would carry a line break is failed without a send; the rest of the batch is sent", async () => {
   // A mailer with a batch endpoint: the bad recipient must not reach it inside a batch either.
   const pipeline = layerTestPipeline({ store: layerMemoryStore, providers: [], mailer: { batch: true } })
-  const layer = Campaigns.layerInProcess({ concurrency: 1 }).pipe(Layer.provideMerge(Layer.merge(pipeline, layerMemoryLedgers)))
+  const layer = Campaigns.layerInProcess({ concurrency: 1 }).pipe(Layer.provideMerge(layerMemoryLedgers.pipe(Layer.provideMerge(pipeline))))
   // The test's window on the mailer: every call it got, by recipient.
   const calls = HttpRouter.empty.pipe(HttpRouter.get("/test/calls", Effect.flatMap(ScriptedMailer, (m) => m.calls).pipe(
     Effect.map((list) => HttpServerResponse.unsafeJson(list.map((c) => c.to)))

@@ -13,8 +13,7 @@ import { layerMemoryAlertStore, layerMemoryLedgers, RecordingAlerter } from "@ho
 import { Deferred, Duration, Effect, Layer, Logger, LogLevel, Ref, Schema } from "effect"
 
 const services = Layer.mergeAll(
-  layerMemoryAlertStore,
-  layerMemoryLedgers,
+  layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryAlertStore)),
   RecordingAlerter.layer(),
   RetryPolicy.layer({ backoffBase: "10 millis" }),
   Logger.minimumLogLevel(LogLevel.None)

@@ -2,7 +2,7 @@ import { campaignBehaviours, campaignStoreConformance, messageLedgerConformance 
 import { layerMemoryAlertStore, layerMemoryLedgers } from "@hookgate/testing"
 import { Layer } from "effect"
 
-const memory = () => Layer.merge(layerMemoryAlertStore, layerMemoryLedgers)
+const memory = () => layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryAlertStore))
 
 messageLedgerConformance("in-memory", memory)
 campaignStoreConformance("in-memory", memory)

@@ -48,8 +48,7 @@ const expectRetryAfterHonoured = <A, E, R>(send: Effect.Effect<A, E, R>) =>
 
 const campaignLayer = (mailer: Parameters<typeof ScriptedMailer.layer>[0]) =>
   Layer.mergeAll(
-    layerMemoryLedgers,
-    layerMemoryAlertStore,
+    layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryAlertStore)),
     ScriptedMailer.layer(mailer),
     RecordingAlerter.layer(),
     RetryPolicy.layer({ inRequestBase: 0 })

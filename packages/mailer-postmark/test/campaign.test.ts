@@ -21,8 +21,7 @@ afterAll(() => server.close())
 /** Campaigns on the in-memory ledgers and queue, sending through Postmark's batch endpoint. */
 const environment = () => Campaigns.layerInProcess({ concurrency: 2, maxRetries: 10 }).pipe(
   Layer.provideMerge(Layer.mergeAll(
-    layerMemoryLedgers,
-    layerMemoryAlertStore,
+    layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryAlertStore)),
     postmarkLayer(server.mailerOptions).pipe(Layer.provide(FetchHttpClient.layer)),
     RecordingAlerter.layer(),
     RetryPolicy.layer({ inRequestBase: 0, backoffBase: "20 millis" }),

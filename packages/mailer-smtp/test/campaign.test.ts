@@ -24,8 +24,7 @@ afterAll(() => server.close())
 /** Campaigns on the in-memory ledgers and queue, sending over a pool of 3 STARTTLS connections. */
 const environment = () => Campaigns.layerInProcess({ concurrency: 2, maxRetries: 10 }).pipe(
   Layer.provideMerge(Layer.mergeAll(
-    layerMemoryLedgers,
-    layerMemoryAlertStore,
+    layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryAlertStore)),
     smtpLayer({ ...server.mailerOptions, tls: { ca }, poolSize: 3, timeout: "10 seconds" }),
     RecordingAlerter.layer(),
     RetryPolicy.layer({ inRequestBase: 0, backoffBase: "20 millis" }),

@@ -15,8 +15,7 @@ import { campaignWatcherLayer, gatewayCampaignsLayer } from "../src/campaigns/ga
 describe("gateway campaigns during a misconfigured mailer", () => {
   it("hold through six failed probes without dead letters, then finish", async () => {
     const base = Layer.mergeAll(
-      layerMemoryLedgers,
-      layerMemoryAlertStore,
+      layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryAlertStore)),
       // The revoked key answers the first batches and five probes more.
       ScriptedMailer.layer({ batch: true, script: Array.from({ length: 7 }, () => MailerSteps.misconfigured()) }),
       RecordingAlerter.layer(),

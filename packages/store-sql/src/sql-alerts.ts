@@ -1,4 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
 import type { Alert, AlertStoreShape } from "@hookgate/core/alerts"
 import * as Effect from "effect/Effect"
 import { decodeAlert } from "./rows.js"
@@ -56,13 +57,26 @@ RETURNING *`.pipe(
 )
 
 /**
- * The insert of a capped or failed order's alert, for the same atomic step as
- * the release that caps it: it stores the alert only if that very release
- * applied (the order carries the releasing token).
+ * The insert of an alert for the same atomic step as the write whose outcome it
+ * reports: it stores the alert only if `applied` holds after that write (the
+ * rows it wrote carry its token as `released_token`).
  */
 // The CAST: Postgres types a bare parameter in a SELECT list as text, not as the column's BIGINT.
-export const insertReleaseAlert = (sql: SqlClient.SqlClient, alert: Alert, key: string, token: string) =>
+const insertAlertIf = (sql: SqlClient.SqlClient, alert: Alert, applied: Statement.Fragment) =>
   sql`INSERT INTO hookgate_alerts (alert_id, kind, order_key, message, created_at)
 SELECT ${alert.id}, ${alert.kind}, ${alert.orderKey}, ${alert.message}, CAST(${alert.createdAt} AS BIGINT)
-WHERE EXISTS (SELECT 1 FROM hookgate_orders WHERE order_key = ${key} AND released_token = ${token})
+WHERE ${applied}
 ON CONFLICT (alert_id) DO NOTHING`
+
+/** A capped or failed order's alert, stored only if the release under `token` applied. */
+export const insertReleaseAlert = (sql: SqlClient.SqlClient, alert: Alert, key: string, token: string) =>
+  insertAlertIf(sql, alert, sql`EXISTS (SELECT 1 FROM hookgate_orders WHERE order_key = ${key} AND released_token = ${token})`)
+
+/** A campaign batch's alert, stored only if the record under `token` wrote a row of the batch. */
+export const insertRecordAlert = (sql: SqlClient.SqlClient, alert: Alert, campaignId: string, batch: number, token: string) =>
+  insertAlertIf(
+    sql,
+    alert,
+    sql`EXISTS (SELECT 1 FROM hookgate_campaign_recipients
+  WHERE campaign_id = ${campaignId} AND batch_no = ${batch} AND released_token = ${token})`
+  )

@@ -5,6 +5,7 @@ import * as Option from "effect/Option"
 import { SqlAtomic } from "./atomic.js"
 import { jsonArrays } from "./json-batches.js"
 import { decodeCampaign, decodeMember, encodeTemplate } from "./ledger-rows.js"
+import { insertRecordAlert } from "./sql-alerts.js"
 import { unavailable } from "./unavailable.js"
 
 /**
@@ -14,7 +15,8 @@ import { unavailable } from "./unavailable.js"
  * limit of 100 parameters per statement, and a batch costs two statements from
  * reservation to sent (reserve-and-lease, record). Each array is also bounded by
  * bytes (`jsonArrays`), so no parameter nears D1's 2,000,000-byte string limit: rows
- * that would exceed it take one more statement.
+ * that would exceed it take one more statement. A record that fails a recipient stores
+ * the batch's alert with it, in one `SqlAtomic` step.
  */
 export const makeSqlCampaignStore = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -201,7 +203,7 @@ RETURNING seq, email, vars, attempts, uncertain, solo`.values
         return yield* classify(id, batch, now)
       }).pipe(unavailable("campaign.reserve")),
 
-    record: (id, batch, token, results, now) => {
+    record: (id, batch, token, results, now, alerts = []) => {
       // The batch's results are materialised once, then each drives a primary-key lookup
       // (SQLite's unary `+` keeps the planner off the batch index, which would make the
       // results the inner loop: a hundred JSON scans instead of one).
@@ -217,7 +219,7 @@ RETURNING seq, email, vars, attempts, uncertain, solo`.values
   SELECT * FROM ${jsonRows(json, [["s", "bigint"], ["m", "text"]])}
 )
 UPDATE hookgate_campaign_recipients SET status = 'sent', message_id = r.m, last_error = NULL, sent_at = ${now},
-  lease_token = NULL, lease_expires_at = NULL
+  lease_token = NULL, lease_expires_at = NULL, released_token = ${token}
 FROM r WHERE ${guard}
 RETURNING hookgate_campaign_recipients.seq`
         : sql`WITH r AS MATERIALIZED (
@@ -231,7 +233,7 @@ UPDATE hookgate_campaign_recipients SET
   sent_at = CASE WHEN r.o = 'sent' THEN CAST(${now} AS BIGINT) ELSE NULL END,
   uncertain = CASE WHEN r.u = 1 THEN 1 ELSE hookgate_campaign_recipients.uncertain END,
   solo = CASE WHEN r.l = 1 THEN 1 ELSE hookgate_campaign_recipients.solo END,
-  lease_token = NULL, lease_expires_at = NULL
+  lease_token = NULL, lease_expires_at = NULL, released_token = ${token}
 FROM r WHERE ${guard}
 RETURNING hookgate_campaign_recipients.seq`
       const rows = allSent
@@ -247,8 +249,17 @@ RETURNING hookgate_campaign_recipients.seq`
         }))
       // One statement unless long errors push the results past the byte bound.
       // As arrays (`values`): only the count matters, so no row objects are built.
-      return Effect.reduce(jsonArrays(rows), 0, (updated, json) => Effect.map(statement(json).values, (done) => updated + done.length))
-        .pipe(unavailable("campaign.record"))
+      if (alerts.length === 0) {
+        return Effect.reduce(jsonArrays(rows), 0, (updated, json) => Effect.map(statement(json).values, (done) => updated + done.length))
+          .pipe(unavailable("campaign.record"))
+      }
+      // With the batch's alerts: one atomic step (a transaction, one D1 batch), each alert
+      // stored only if this record wrote a row (they carry its token as released_token).
+      const updates = jsonArrays(rows).map(statement)
+      return atomic.run([...updates, ...alerts.map((alert) => insertRecordAlert(sql, alert, id, batch, token))]).pipe(
+        Effect.map((answers) => answers.slice(0, updates.length).reduce((updated, done) => updated + done.length, 0)),
+        unavailable("campaign.record")
+      )
     },
 
     notePrevented: (id, count) =>

@@ -99,13 +99,14 @@ ON CONFLICT (provider, event_id) DO UPDATE SET
   const noteLeaseLostStatement = compiled(sql, direct, ["key"], ($) =>
     sql`UPDATE hookgate_orders SET leases_lost = leases_lost + 1 WHERE order_key = ${$.key}`)
 
-  // Taking over a lease that was never released marks the order uncertain:
-  // its holder may have sent before it died.
+  // Taking over a lease that was never released marks the order uncertain and
+  // counts the attempt: its holder may have sent before it died.
   const acquireStatement = (dueOnly: boolean) =>
     compiled(sql, direct, ["key", "token", "until", "now", "maxAttempts"], ($) =>
       sql`UPDATE hookgate_orders SET
   lease_token = ${$.token}, lease_expires_at = ${$.until}, updated_at = ${$.now},
-  uncertain = CASE WHEN lease_token IS NULL THEN uncertain ELSE 1 END
+  uncertain = CASE WHEN lease_token IS NULL THEN uncertain ELSE 1 END,
+  uncertain_attempts = uncertain_attempts + CASE WHEN lease_token IS NULL THEN 0 ELSE 1 END
 WHERE order_key = ${$.key} AND status = 'pending' AND attempts < ${$.maxAttempts}
   AND (lease_token IS NULL OR lease_expires_at <= ${$.now})
   ${dueOnly ? sql`AND next_attempt_at <= ${$.now}` : sql``}
@@ -135,7 +136,8 @@ RETURNING ${mailerHonoursKeys ? sql`0` : sql`uncertain`} AS possible_duplicate`
   status = ${$.status}, attempts = ${$.attempts}, last_error = ${$.error},
   next_attempt_at = ${$.nextAttemptAt}, updated_at = ${$.now},
   lease_token = NULL, lease_expires_at = NULL, released_token = ${$.token},
-  uncertain = ${uncertain ? sql`1` : sql`uncertain`}
+  uncertain = ${uncertain ? sql`1` : sql`uncertain`},
+  uncertain_attempts = uncertain_attempts + ${uncertain ? sql`1` : sql`0`}
 WHERE order_key = ${$.key} AND lease_token = ${$.token}
 RETURNING order_key`)
   const releaseUncertain = releaseStatement(true)

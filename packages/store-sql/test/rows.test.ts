@@ -10,7 +10,7 @@ const row = {
   order_key: "test:o1", provider: "test", event_id: "evt_o1", event_type: "order.paid", email: "o1@example.com",
   product: null, amount: 1900, currency: "usd", metadata: "{\"plan\":\"pro\"}", payload_hash: "sha256:ab",
   status: "pending", attempts: 2, next_attempt_at: 10, last_error: "boom", lease_token: null, lease_expires_at: null,
-  uncertain: 1, message_id: null, sent_at: null, duplicates_prevented: 0, possible_duplicates: 0, leases_lost: 0,
+  uncertain: 1, uncertain_attempts: 3, message_id: null, sent_at: null, duplicates_prevented: 0, possible_duplicates: 0, leases_lost: 0,
   created_at: 1, updated_at: 5, source: "webhook"
 }
 
@@ -18,7 +18,7 @@ describe("decodeOrder", () => {
   it("reads a row as the core's Order, numbers given as numbers or (Postgres BIGINT) as numeric strings", () => {
     const order = decodeOrder(row)
     expect(order.fulfilment.metadata).toEqual({ plan: "pro" })
-    expect([order.attempts, order.nextAttemptAt, order.uncertain, order.leaseExpiresAt]).toEqual([2, 10, true, null])
+    expect([order.attempts, order.nextAttemptAt, order.uncertain, order.uncertainAttempts, order.leaseExpiresAt]).toEqual([2, 10, true, 3, null])
     const fromStrings = decodeOrder({ ...row, amount: "1900", next_attempt_at: "10", uncertain: "0", lease_expires_at: "20" })
     expect([fromStrings.fulfilment.amount, fromStrings.nextAttemptAt, fromStrings.uncertain, fromStrings.leaseExpiresAt])
       .toEqual([1900, 10, false, 20])
@@ -62,7 +62,7 @@ const rowOf = (oddRate: number) =>
     payload_hash: field(valid.text, oddRate), status: field(valid.status, oddRate), attempts: field(valid.int, oddRate),
     next_attempt_at: field(valid.int, oddRate), last_error: field(valid.nullableText, oddRate),
     lease_token: field(valid.nullableText, oddRate), lease_expires_at: field(valid.nullableInt, oddRate),
-    uncertain: field(fc.constantFrom(0, 1, "0", "1"), oddRate), message_id: field(valid.nullableText, oddRate),
+    uncertain: field(fc.constantFrom(0, 1, "0", "1"), oddRate), uncertain_attempts: field(valid.int, oddRate), message_id: field(valid.nullableText, oddRate),
     sent_at: field(valid.nullableInt, oddRate), duplicates_prevented: field(valid.int, oddRate),
     possible_duplicates: field(valid.int, oddRate), leases_lost: field(valid.int, oddRate),
     created_at: field(valid.int, oddRate), updated_at: field(valid.int, oddRate), source: field(valid.source, oddRate)

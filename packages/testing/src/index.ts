@@ -2,7 +2,7 @@
  * @hookgate/testing: public test layers for hookgate and for users' own tests.
  */
 export { layerMemoryStore, makeMemoryStore } from "./memory-store.js"
-export { layerMemoryAlertStore, makeMemoryAlertStore } from "./memory-alert-store.js"
+export { layerMemoryAlertStore, makeMemoryAlertStore, memoryAlertsOf } from "./memory-alert-store.js"
 export {
   type DeliveredEmail,
   makeScriptedMailer,

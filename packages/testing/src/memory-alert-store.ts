@@ -2,12 +2,34 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { Alert, AlertStore, type AlertStoreShape } from "@hookgate/core/alerts"
 
+// Each in-memory alert store's map, for the memory ledgers built on it (`memoryAlertsOf`).
+const maps = new WeakMap<AlertStoreShape, Map<string, Alert>>()
+
+/**
+ * The map an in-memory `AlertStore` keeps its alerts in (undefined for any other
+ * store): the memory campaign ledger writes a batch's alerts there in the same
+ * synchronous step as its results.
+ */
+export const memoryAlertsOf = (store: AlertStoreShape): Map<string, Alert> | undefined => maps.get(store)
+
+/** Stores an alert unless one with its id is there (`ON CONFLICT (alert_id) DO NOTHING`). */
+export const storeAlertOnce = (alerts: Map<string, Alert>, alert: Alert) => {
+  if (!alerts.has(alert.id)) alerts.set(alert.id, alert)
+}
+
 /**
  * An in-memory `AlertStore`. `alerts` is the map it keeps them in: the memory
- * order store shares it, so a release that caps an order stores its alert in
- * the same synchronous step, as the SQL store does in one atomic step.
+ * order store and campaign ledger share it, so a release that caps an order (a
+ * record that fails a recipient) stores its alert in the same synchronous step,
+ * as the SQL store does in one atomic step.
  */
-export const makeMemoryAlertStore = (alerts: Map<string, Alert> = new Map()): AlertStoreShape => ({
+export const makeMemoryAlertStore = (alerts: Map<string, Alert> = new Map()): AlertStoreShape => {
+  const store = makeAlertStore(alerts)
+  maps.set(store, alerts)
+  return store
+}
+
+const makeAlertStore = (alerts: Map<string, Alert>): AlertStoreShape => ({
   save: (alert) =>
     Effect.sync(() => {
       if (alerts.has(alert.id)) return false

@@ -4,7 +4,9 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { type BatchMember, type BatchReservation, type CampaignRow, CampaignStore, type CampaignStoreShape, type LedgerCounts } from "@hookgate/core/campaigns"
 import type { CampaignState, CampaignTemplate } from "@hookgate/core/campaigns"
+import { type Alert, AlertStore } from "@hookgate/core/alerts"
 import { type DeadLetter, DeadLetterStore, type DeadLetterStoreShape, MessageLedger, type MessageLedgerShape, MessageRecord } from "@hookgate/core/queue"
+import { memoryAlertsOf, storeAlertOnce } from "./memory-alert-store.js"
 
 /**
  * In-memory `MessageLedger`, `DeadLetterStore` and `CampaignStore` with the SQL
@@ -111,7 +113,12 @@ interface CampaignEntry {
   cursor: number
 }
 
-export const makeMemoryCampaignStore = (): CampaignStoreShape => {
+/**
+ * The in-memory campaign ledger. `alerts` is the alert map a record stores the
+ * batch's alerts in, in the same synchronous step (pass an in-memory alert
+ * store's, `memoryAlertsOf`, so that they are listed and retried).
+ */
+export const makeMemoryCampaignStore = (alerts: Map<string, Alert> = new Map()): CampaignStoreShape => {
   const campaigns = new Map<string, CampaignEntry>()
   const update = (entry: CampaignEntry, changes: Partial<CampaignRow>) => (entry.row = { ...entry.row, ...changes })
   const member = (r: RecipientRow): BatchMember => ({
@@ -259,7 +266,7 @@ export const makeMemoryCampaignStore = (): CampaignStoreShape => {
         }
         return { _tag: "Leased", members: free.map(member) }
       }),
-    record: (campaignId, batch, token, results, now) =>
+    record: (campaignId, batch, token, results, now, batchAlerts = []) =>
       Effect.sync(() => {
         const entry = campaigns.get(campaignId)
         const rows = entry?.batches.get(batch) ?? []
@@ -286,6 +293,8 @@ export const makeMemoryCampaignStore = (): CampaignStoreShape => {
             if (result.solo === true) r.solo = true
           }
         }
+        // Stored with the results they report, only if this record applied.
+        if (written > 0) for (const alert of batchAlerts) storeAlertOnce(alerts, alert)
         return written
       }),
     notePrevented: (campaignId, count) =>
@@ -297,12 +306,24 @@ export const makeMemoryCampaignStore = (): CampaignStoreShape => {
   })
 }
 
-/** Fresh in-memory `MessageLedger`, `DeadLetterStore` and `CampaignStore`. */
-export const layerMemoryLedgers: Layer.Layer<MessageLedger | DeadLetterStore | CampaignStore> = Layer.effectContext(
-  Effect.sync(() =>
-    Context.make(MessageLedger, makeMemoryMessageLedger()).pipe(
-      Context.add(DeadLetterStore, makeMemoryDeadLetters()),
-      Context.add(CampaignStore, makeMemoryCampaignStore())
-    )
+/**
+ * Fresh in-memory `MessageLedger`, `DeadLetterStore` and `CampaignStore`, on the
+ * in-memory `AlertStore` in context (`layerMemoryStore`'s or `layerMemoryAlertStore`):
+ * a campaign batch's alerts are stored with its results, as one database holds both.
+ */
+export const layerMemoryLedgers: Layer.Layer<MessageLedger | DeadLetterStore | CampaignStore, never, AlertStore> = Layer
+  .effectContext(
+    Effect.gen(function*() {
+      const alerts = memoryAlertsOf(yield* AlertStore)
+      if (alerts === undefined) {
+        return yield* Effect.dieMessage(
+          "layerMemoryLedgers needs an in-memory AlertStore (layerMemoryStore or layerMemoryAlertStore): " +
+            "a campaign batch's alerts are stored in the same step as its results"
+        )
+      }
+      return Context.make(MessageLedger, makeMemoryMessageLedger()).pipe(
+        Context.add(DeadLetterStore, makeMemoryDeadLetters()),
+        Context.add(CampaignStore, makeMemoryCampaignStore(alerts))
+      )
+    })
   )
-)

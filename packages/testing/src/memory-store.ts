@@ -5,7 +5,7 @@ import * as Option from "effect/Option"
 import { type EventReceipt, Lease, type LeaseShape, newLeasedOrder, Order, type OrderStatus, OrderStore, type OrderStoreShape, type StoreStats } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import type { Alert } from "@hookgate/core/alerts"
-import { makeMemoryAlertStore } from "./memory-alert-store.js"
+import { makeMemoryAlertStore, storeAlertOnce } from "./memory-alert-store.js"
 
 /**
  * An in-memory `OrderStore`, `Lease` and `AlertStore` (sharing one alert map)
@@ -124,6 +124,7 @@ export const makeMemoryStore = () => {
           leaseExpiresAt: until,
           // An expired lease that was never released: its holder may have sent.
           uncertain: order.uncertain || order.leaseToken !== null,
+          uncertainAttempts: order.uncertainAttempts + (order.leaseToken !== null ? 1 : 0),
           updatedAt: now
         })
         return Option.some({ token, order: leased })
@@ -157,11 +158,10 @@ export const makeMemoryStore = () => {
           leaseToken: null,
           leaseExpiresAt: null,
           uncertain: order.uncertain || failure.uncertain,
+          uncertainAttempts: order.uncertainAttempts + (failure.uncertain ? 1 : 0),
           updatedAt: failure.now
         })
-        if (Option.isSome(failure.alert) && !alerts.has(failure.alert.value.id)) {
-          alerts.set(failure.alert.value.id, failure.alert.value)
-        }
+        if (Option.isSome(failure.alert)) storeAlertOnce(alerts, failure.alert.value)
         return true
       })
   }

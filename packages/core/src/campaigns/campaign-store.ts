@@ -1,6 +1,7 @@
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
+import type { Alert } from "../alerts/alert.js"
 import type { CampaignState, CampaignTemplate, Recipient } from "./campaign.js"
 import type { StoreUnavailable } from "../kernel/store-errors.js"
 
@@ -139,16 +140,20 @@ export interface CampaignStoreShape {
     options: { readonly size: number; readonly token: string; readonly now: number; readonly until: number }
   ) => Effect.Effect<BatchReservation, StoreUnavailable>
   /**
-   * One statement: records each member's result, if `token` still holds the
-   * batch. `sent` and `failed` are final; `retry` frees the row's lease with
-   * one more attempt counted (none when `held`). Answers how many rows were written.
+   * One atomic step: records each member's result, if `token` still holds the
+   * batch, and stores `alerts` (the batch's capped or failed alert, a possible
+   * duplicate's) in the same step, only if the results were recorded: a crash
+   * never leaves a recipient failed without its alert. `sent` and `failed` are
+   * final; `retry` frees the row's lease with one more attempt counted (none when
+   * `held`). Answers how many rows were written (0: the lease was lost, nothing stored).
    */
   readonly record: (
     campaignId: string,
     batch: number,
     token: string,
     results: ReadonlyArray<MemberResult>,
-    now: number
+    now: number,
+    alerts?: ReadonlyArray<Alert>
   ) => Effect.Effect<number, StoreUnavailable>
   /** Counts recipients of a redelivered batch answered without sending; answers the campaign's new total. */
   readonly notePrevented: (campaignId: string, count: number) => Effect.Effect<number, StoreUnavailable>

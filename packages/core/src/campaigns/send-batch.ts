@@ -14,7 +14,8 @@ import { sendWithPolicy } from "../mail/send-policy.js"
 import { type StoreUnavailable } from "../kernel/store-errors.js"
 import { Metrics } from "../observability/metrics.js"
 import { step } from "../kernel/spans.js"
-import { makeAlert, raiseAlert } from "../alerts/raise.js"
+import type { Alert } from "../alerts/alert.js"
+import { attemptAlert, makeAlert, raiseAlert } from "../alerts/raise.js"
 import { type BatchMember, CampaignStore, type MemberResult } from "./campaign-store.js"
 import { Mailer, type MailerShape } from "../mail/mailer.js"
 import { RetryPolicy, type RetryPolicyShape } from "../kernel/retry-policy.js"
@@ -165,46 +166,52 @@ const capped = (members: ReadonlyArray<BatchMember>, results: ReadonlyArray<Memb
   )
 }
 
+/**
+ * The alerts a batch's record stores with it, in the same atomic step: the capped or
+ * failed recipients, and those sent after an uncertain attempt by a mailer that ignores
+ * keys. Each id names the lease token: every record that applies reports what it did.
+ */
 const alertsFor = (
   message: CampaignBatchMessage,
+  token: string,
   members: ReadonlyArray<BatchMember>,
   results: ReadonlyArray<MemberResult>,
-  context: { readonly mailer: MailerShape; readonly capped: number; readonly maxAttempts: number }
-) =>
-  Effect.gen(function*() {
-    const now = yield* EpochMillis.now
-    const { batch, campaignId } = message
-    const failed = results.filter((r) => r.outcome === "failed")
-    if (context.capped > 0) {
-      yield* raiseAlert(makeAlert({
-        id: `capped:campaign:${campaignId}:${batch}`,
-        kind: "capped",
-        orderKey: null,
-        message: `campaign ${campaignId}, batch ${batch}: ${context.capped} recipient(s) reached the cap of ` +
-          `${context.maxAttempts} attempts and will not get the email; last error: ${failed[0]?.error ?? "unknown"}`
-      }, now))
-    } else if (failed.length > 0) {
-      yield* raiseAlert(makeAlert({
-        id: `failed:campaign:${campaignId}:${batch}`,
-        kind: "failed",
-        orderKey: null,
-        message: `campaign ${campaignId}, batch ${batch}: ${failed.length} recipient(s) will not get the email; ` +
-          `first error: ${failed[0]!.error ?? "unknown"}`
-      }, now))
-    }
-    const uncertain = new Set(members.filter((m) => m.uncertain).map((m) => m.seq))
-    const doubtful = results.filter((r) => r.outcome === "sent" && uncertain.has(r.seq)).length
-    if (doubtful > 0 && !context.mailer.honoursIdempotencyKeys) {
-      yield* Metrics.possibleDuplicate
-      yield* raiseAlert(makeAlert({
-        id: `possible_duplicate:campaign:${campaignId}:${batch}`,
-        kind: "possible_duplicate",
-        orderKey: null,
-        message: `campaign ${campaignId}, batch ${batch}: ${doubtful} recipient(s) were sent after an uncertain attempt ` +
-          `by a mailer that ignores idempotency keys: they may have two emails`
-      }, now))
-    }
-  })
+  context: { readonly mailer: MailerShape; readonly capped: number; readonly maxAttempts: number; readonly now: number }
+): ReadonlyArray<Alert> => {
+  const { batch, campaignId } = message
+  const { now } = context
+  const alerts: Array<Alert> = []
+  const failed = results.filter((r) => r.outcome === "failed")
+  if (context.capped > 0) {
+    alerts.push(makeAlert({
+      id: `capped:campaign:${campaignId}:${batch}:${token}`,
+      kind: "capped",
+      orderKey: null,
+      message: `campaign ${campaignId}, batch ${batch}: ${context.capped} recipient(s) reached the cap of ` +
+        `${context.maxAttempts} attempts and will not get the email; last error: ${failed[0]?.error ?? "unknown"}`
+    }, now))
+  } else if (failed.length > 0) {
+    alerts.push(makeAlert({
+      id: `failed:campaign:${campaignId}:${batch}:${token}`,
+      kind: "failed",
+      orderKey: null,
+      message: `campaign ${campaignId}, batch ${batch}: ${failed.length} recipient(s) will not get the email; ` +
+        `first error: ${failed[0]!.error ?? "unknown"}`
+    }, now))
+  }
+  const uncertain = new Set(members.filter((m) => m.uncertain).map((m) => m.seq))
+  const doubtful = results.filter((r) => r.outcome === "sent" && uncertain.has(r.seq)).length
+  if (doubtful > 0 && !context.mailer.honoursIdempotencyKeys) {
+    alerts.push(makeAlert({
+      id: `possible_duplicate:campaign:${campaignId}:${batch}:${token}`,
+      kind: "possible_duplicate",
+      orderKey: null,
+      message: `campaign ${campaignId}, batch ${batch}: ${doubtful} recipient(s) were sent after an uncertain attempt ` +
+        `by a mailer that ignores idempotency keys: they may have two emails`
+    }, now))
+  }
+  return alerts
+}
 
 const notePrevented = (campaignId: string, members: number) =>
   Effect.gen(function*() {
@@ -273,7 +280,11 @@ export const sendCampaignBatch = (
           retry(member, new Unknown({ mailer: mailer.name, detail: Cause.isInterruptedOnly(exit.cause) ? "interrupted" : "died" }), false)
         )
         const results = capped(members, attempted, policy.maxAttempts)
-        const written = yield* store.record(campaignId, batch, token, results, yield* EpochMillis.now).pipe(
+        const now = yield* EpochMillis.now
+        const cappedCount = results.filter((r, i) => r.outcome === "failed" && attempted[i]?.outcome === "retry").length
+        const alerts = alertsFor(message, token, members, results, { mailer, capped: cappedCount, maxAttempts: policy.maxAttempts, now })
+        // The alerts are stored with the results, in one atomic step; attempted once both are.
+        const written = yield* store.record(campaignId, batch, token, results, now, alerts).pipe(
           Effect.tapError((error) => Effect.logError("a campaign batch was sent but its results could not be recorded", error))
         )
         const count = (outcome: MemberResult["outcome"]) => results.filter((r) => r.outcome === outcome).length
@@ -281,8 +292,8 @@ export const sendCampaignBatch = (
         yield* Metrics.campaignRecipients("failed", count("failed"))
         yield* Metrics.campaignRecipients("retry", count("retry"))
         if (written === 0) return lost<BatchOutcome>(BatchOutcome.LeaseLost())
-        const cappedCount = results.filter((r, i) => r.outcome === "failed" && attempted[i]?.outcome === "retry").length
-        yield* alertsFor(message, members, results, { mailer, capped: cappedCount, maxAttempts: policy.maxAttempts })
+        if (alerts.some((alert) => alert.kind === "possible_duplicate")) yield* Metrics.possibleDuplicate
+        yield* Effect.forEach(alerts, attemptAlert, { discard: true })
         if (context.held !== undefined) return owned<BatchOutcome>(BatchOutcome.Held({ nextProbeAt: context.held.nextProbeAt, sent: count("sent") }))
         return owned<BatchOutcome>(BatchOutcome.Sent({
           sent: count("sent"),

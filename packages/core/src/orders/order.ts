@@ -33,6 +33,11 @@ export class Order extends Schema.Class<Order>("Order")({
   leaseExpiresAt: Schema.NullOr(Schema.Number),
   /** A lease expired unreleased, or a send ended `Unknown`: an email may already be out. */
   uncertain: Schema.Boolean,
+  /**
+   * Attempts that may have reached the buyer without a recorded outcome: each send that
+   * ended `Unknown`, and each unreleased lease taken over. The capped alert names them.
+   */
+  uncertainAttempts: Schema.optionalWith(Schema.Int, { default: () => 0 }),
   messageId: Schema.NullOr(Schema.String),
   sentAt: Schema.NullOr(Schema.Number),
   duplicatesPrevented: Schema.Int,
@@ -79,6 +84,7 @@ export const newLeasedOrder = (order: NewOrder, lease: { readonly token: string;
     leaseToken: lease.token,
     leaseExpiresAt: lease.until,
     uncertain: false,
+    uncertainAttempts: 0,
     messageId: null,
     sentAt: null,
     duplicatesPrevented: 0,

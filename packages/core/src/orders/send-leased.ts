@@ -145,7 +145,7 @@ const recordFailure = (leased: Leased, error: MailerError, mailer: { readonly ho
     ? Effect.flatMap(tripCircuit(error), (nextProbeAt) => recordHeld(leased, error, nextProbeAt))
     : error._tag === "Rejected" && error.keyAlreadyUsed === true && leased.order.uncertain
     ? recordSentEarlier(leased, error, mailer.honoursIdempotencyKeys)
-    : recordCountedFailure(leased, error)
+    : recordCountedFailure(leased, error, mailer.honoursIdempotencyKeys)
 
 /**
  * The earlier, uncertain attempt was accepted: the mailer refuses this one only because
@@ -162,7 +162,19 @@ const recordSentEarlier = (leased: Leased, error: Rejected, mailerHonoursKeys: b
     return yield* recordSent(leased, receipt, mailerHonoursKeys)
   })
 
-const recordCountedFailure = (leased: Leased, error: Exclude<MailerError, Misconfigured>) =>
+/**
+ * What the capped or failed alert says of the attempts that may have reached the buyer
+ * (this one included): the release counts them on the order in the same step.
+ */
+const mayHaveReached = (uncertainAttempts: number, mailerHonoursKeys: boolean) =>
+  uncertainAttempts === 0
+    ? ""
+    : mailerHonoursKeys
+    ? `; ${uncertainAttempts} attempt(s) may have reached the buyer (the mailer honours idempotency keys: at most one email)`
+    : `; ${uncertainAttempts} attempt(s) may have reached the buyer: with a mailer that ignores idempotency keys ` +
+      `they may have received up to ${uncertainAttempts} email(s); check the mailer's log before requeueing`
+
+const recordCountedFailure = (leased: Leased, error: Exclude<MailerError, Misconfigured>, mailerHonoursKeys: boolean) =>
   Effect.gen(function*() {
     const lease = yield* Lease
     const policy = yield* RetryPolicy
@@ -173,13 +185,16 @@ const recordCountedFailure = (leased: Leased, error: Exclude<MailerError, Miscon
     const delay = Duration.max(yield* backoffDelay(policy, attempts), retryAfterOf(error))
     // Whole milliseconds: a jittered delay is fractional, and the stores keep BIGINT epoch ms.
     const nextAttemptAt = EpochMillis.after(now, delay)
+    // The lease holder knows the count: nobody else changes the row while it holds it.
+    const uncertainAttempts = leased.order.uncertainAttempts + (error._tag === "Unknown" ? 1 : 0)
+    const reached = mayHaveReached(uncertainAttempts, mailerHonoursKeys)
     const alert = status === "pending" ? Option.none() : Option.some(makeAlert({
       id: `${status}:${key}:${leased.token}`,
       kind: status,
       orderKey: key,
       message: status === "capped"
-        ? `order ${key} reached the cap of ${policy.maxAttempts} attempts; last error: ${error.message}`
-        : `order ${key} was rejected by the mailer and will not be retried: ${error.message}`
+        ? `order ${key} reached the cap of ${policy.maxAttempts} attempts; last error: ${error.message}${reached}`
+        : `order ${key} was rejected by the mailer and will not be retried: ${error.message}${reached}`
     }, now))
 
     const released = yield* lease.release(key, leased.token, {

@@ -7,6 +7,7 @@ import * as receiptDetail from "./0003_receipt_detail.js"
 import * as alertRetries from "./0004_alert_retries.js"
 import * as wholeMillis from "./0005_whole_millis.js"
 import * as reconcile from "./0006_reconcile.js"
+import * as protocolColumns from "./0007_protocol_columns.js"
 
 /** Every migration, in order. D1 gets the same statements as `.sql` files (store-d1 checks they agree). */
 export const migrations: ReadonlyArray<{ readonly id: number; readonly name: string; readonly statements: ReadonlyArray<string> }> = [
@@ -15,7 +16,8 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 3, name: "receipt_detail", statements: receiptDetail.statements },
   { id: 4, name: "alert_retries", statements: alertRetries.statements },
   { id: 5, name: "whole_millis", statements: wholeMillis.statements },
-  { id: 6, name: "reconcile", statements: reconcile.statements }
+  { id: 6, name: "reconcile", statements: reconcile.statements },
+  { id: 7, name: "protocol_columns", statements: protocolColumns.statements }
 ]
 
 /** Where `migrate` records the migrations it applied. */

@@ -226,7 +226,8 @@ export const campaignBehaviours = (name: string, makeLayer: () => Layer.Layer<Le
         const delivered = yield* Effect.flatMap(ScriptedMailer, (m) => m.delivered)
         expect(delivered.map((d) => d.email.to)).not.toContain("r2@example.com")
         const alerts = yield* Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))
-        expect(alerts.map((a) => [a.kind, a.id])).toEqual([["failed", "failed:campaign:c1:1"]])
+        expect(alerts.map((a) => a.kind)).toEqual(["failed"])
+        expect(alerts[0]!.id).toMatch(/^failed:campaign:c1:1:/)
       })
     )
 
@@ -244,7 +245,7 @@ export const campaignBehaviours = (name: string, makeLayer: () => Layer.Layer<Le
         // Three recorded attempts per batch, each with its in-request retries, always the batch's key.
         expect(new Set(calls.map((c) => c.idempotencyKey))).toEqual(new Set([campaignBatchKey("c1", 1), campaignBatchKey("c1", 2)]))
         const alerts = yield* Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))
-        expect(alerts.map((a) => a.id).sort()).toEqual(["capped:campaign:c1:1", "capped:campaign:c1:2"])
+        expect(alerts.map((a) => a.id.split(":").slice(0, 4).join(":")).sort()).toEqual(["capped:campaign:c1:1", "capped:campaign:c1:2"])
         expect(Option.isSome(yield* Effect.flatMap(CampaignStore, (s) => s.get("c1")))).toBe(true)
       })
     )

@@ -4,6 +4,7 @@ import type * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { type BatchMember, campaignStatus, CampaignStore, CampaignTemplate, createCampaign, type MemberResult, type Recipient } from "@hookgate/core/campaigns"
+import { Alert, AlertStore } from "@hookgate/core/alerts"
 import type { LedgerServices } from "./ledger-services.js"
 
 export const TEMPLATE = new CampaignTemplate({
@@ -184,6 +185,24 @@ export const campaignStoreConformance = (name: string, makeLayer: () => Layer.La
       yield* store.record("c1", 1, "tok-2", sentAll(again), T0 + 4)
       expect(yield* reserve("c1", 1, T0 + 5)).toEqual({ _tag: "Done", members: 100 })
       expect(yield* campaignStatus("c1")).toMatchObject({ state: "completed", sent: 95, failed: 5, reserved: 0 })
+    }))
+
+    test("record stores the batch's alerts in the same atomic step, only when it applies: a stale token stores none", Effect.gen(function*() {
+      const store = yield* CampaignStore
+      const alertStore = yield* AlertStore
+      yield* runningCampaign("c1", recipients(3))
+      const members = yield* leased("c1", 1, T0, "tok")
+      const alert = (id: string) =>
+        new Alert({ id, kind: "failed", orderKey: null, message: `batch 1: ${id}`, createdAt: T0, deliveredAt: null, deliveryError: null })
+      const failedAll = members.map((m): MemberResult => ({ seq: m.seq, outcome: "failed", error: "invalid recipient" }))
+      expect(yield* store.record("c1", 1, "stale", failedAll, T0 + 1, [alert("stale")])).toBe(0)
+      expect(yield* alertStore.list({ limit: 10 })).toEqual([])
+      expect(yield* store.record("c1", 1, "tok", failedAll, T0 + 1, [alert("real"), alert("dup")])).toBe(3)
+      expect((yield* alertStore.list({ limit: 10 })).map((a) => a.id).sort()).toEqual(["dup", "real"])
+      expect(yield* campaignStatus("c1")).toMatchObject({ failed: 3, reserved: 0 })
+      // A late holder (its lease taken over, a token that never wrote) stores nothing either.
+      expect(yield* store.record("c1", 1, "late", failedAll, T0 + 2, [alert("late")])).toBe(0)
+      expect((yield* alertStore.list({ limit: 10 })).map((a) => a.id).sort()).toEqual(["dup", "real"])
     }))
 
     test("an expired lease is taken over: the same members, marked uncertain, and the late holder writes nothing", Effect.gen(function*() {

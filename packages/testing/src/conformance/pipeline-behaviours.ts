@@ -443,6 +443,28 @@ export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
     )
 
     scenario(
+      "a mailer that ignores keys, accepting every attempt and losing each answer: the capped alert counts every email that may be out",
+      { mailer: { honoursIdempotencyKeys: false, otherwise: MailerSteps.acceptedThenUnknown }, policy: { maxAttempts: 3 } },
+      Effect.gen(function*() {
+        expect((yield* webhook("o1"))._tag).toBe("Retry")
+        for (let attempt = 2; attempt <= 3; attempt++) {
+          yield* TestClock.setTime((yield* order("o1")).nextAttemptAt)
+          yield* runSweep
+        }
+        const capped = yield* order("o1")
+        expect(capped).toMatchObject({ status: "capped", attempts: 3, uncertain: true, uncertainAttempts: 3 })
+        // Three emails are in the buyer's inbox, and the owner is told so.
+        expect(yield* delivered).toHaveLength(3)
+        const alerts = yield* Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))
+        expect(alerts.map((a) => a.kind)).toEqual(["capped"])
+        expect(alerts[0]!.message).toContain("3 attempt(s) may have reached the buyer")
+        expect(alerts[0]!.message).toContain("ignores idempotency keys they may have received up to 3 email(s)")
+        const attempted = yield* Effect.flatMap(RecordingAlerter, (a) => a.attempts)
+        expect(attempted.map((a) => a.message)).toEqual([alerts[0]!.message])
+      })
+    )
+
+    scenario(
       "a request that fails before the order is stored answers an error and stores nothing",
       { faults: { failPut: 1 } },
       Effect.gen(function*() {

@@ -153,6 +153,23 @@ export const storeConformance = (name: string, makeLayer: () => Layer.Layer<Orde
       expect(Option.isNone(yield* acquire("test:a", T0 + 10 * LEASE))).toBe(true)
     }))
 
+    test("the attempts that may have reached the buyer are counted: each release after Unknown, each unreleased lease taken over", Effect.gen(function*() {
+      const lease = yield* Lease
+      const first = yield* putNew("a")
+      expect((yield* get("test:a")).uncertainAttempts).toBe(0)
+      expect(yield* lease.release("test:a", first.token, fail(1, T0, { uncertain: true }))).toBe(true)
+      expect((yield* get("test:a")).uncertainAttempts).toBe(1)
+      // Taken at once (its lease free): nothing counted. Its holder then dies; the takeover counts it.
+      const second = Option.getOrThrow(yield* acquire("test:a", T0 + 1))
+      expect(second.order.uncertainAttempts).toBe(1)
+      const third = Option.getOrThrow(yield* acquire("test:a", T0 + 1 + LEASE))
+      expect(third.order.uncertainAttempts).toBe(2)
+      // A release that did not end Unknown counts nothing; a stale token changes nothing.
+      expect(yield* lease.release("test:a", second.token, fail(2, T0 + 2 + LEASE, { uncertain: true }))).toBe(false)
+      expect(yield* lease.release("test:a", third.token, fail(2, T0 + 2 + LEASE))).toBe(true)
+      expect((yield* get("test:a")).uncertainAttempts).toBe(2)
+    }))
+
     test("acquire refuses an order at the attempt cap", Effect.gen(function*() {
       const lease = yield* Lease
       const leased = yield* putNew("a")
