@@ -5,13 +5,15 @@ import * as init from "./0001_init.js"
 import * as queuesCampaigns from "./0002_queues_campaigns.js"
 import * as receiptDetail from "./0003_receipt_detail.js"
 import * as alertRetries from "./0004_alert_retries.js"
+import * as consoleReads from "./0005_console.js"
 
 /** Every migration, in order. D1 gets the same statements as `.sql` files (store-d1 checks they agree). */
 export const migrations: ReadonlyArray<{ readonly id: number; readonly name: string; readonly statements: ReadonlyArray<string> }> = [
   { id: 1, name: "init", statements: init.statements },
   { id: 2, name: "queues_campaigns", statements: queuesCampaigns.statements },
   { id: 3, name: "receipt_detail", statements: receiptDetail.statements },
-  { id: 4, name: "alert_retries", statements: alertRetries.statements }
+  { id: 4, name: "alert_retries", statements: alertRetries.statements },
+  { id: 5, name: "console", statements: consoleReads.statements }
 ]
 
 /** Where `migrate` records the migrations it applied. */
