@@ -14,6 +14,7 @@ nav{display:flex;flex-wrap:wrap;gap:.75rem;flex:1}
 main{max-width:960px;margin:0 auto;padding:1rem}
 h1{font-size:1.4rem;margin:.5rem 0 1rem}
 h2{font-size:1.1rem;margin:0 0 .5rem}
+dl+h2{margin-top:1rem}
 .card{background:#fff;border:1px solid #dde1e7;border-radius:6px;padding:1rem;margin-bottom:1rem;overflow-wrap:anywhere}
 .tiles{display:grid;grid-template-columns:repeat(auto-fit,minmax(120px,1fr));gap:.75rem;margin-bottom:1rem}
 .tile{display:block;background:#fff;border:1px solid #dde1e7;border-radius:6px;padding:.75rem;color:inherit;text-decoration:none}
@@ -42,8 +43,11 @@ progress{width:100%;height:1rem}
 .tabs a{margin-right:1rem}
 .tabs a[aria-current]{font-weight:700}
 .state{font-size:.85rem;font-weight:400;color:#5a6372}
-@media (max-width:600px){thead{display:none}tr{display:block;border-bottom:1px solid #dde1e7}td{display:block;border:0;padding:.2rem .6rem}}
+@media (max-width:600px){nav{order:3;flex-basis:100%}thead{display:none}tr{display:block;border-bottom:1px solid #dde1e7}td{display:block;border:0;padding:.2rem .6rem}}
 `
+
+/** The tab's icon (without one a browser asks for /favicon.ico, outside the console). */
+export const icon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1d2330"/><path d="M4 4v8M12 4v8M4 8h8" stroke="#fff" stroke-width="2"/></svg>`
 
 /** Progressive enhancement: a campaign's progress refreshes itself; without it the page reads the same, reloaded. */
 export const progressScript = `"use strict";

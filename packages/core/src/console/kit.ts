@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import { type AdminToken, resolveAdminToken, tokenMatches } from "../http/admin-token.js"
-import { css, progressScript } from "./assets.js"
+import { css, icon, progressScript } from "./assets.js"
 import { type Frame, notice, page as pageOf, securityHeaders } from "./render.js"
 import { COOKIE, csrfMatches, openSession, readSession, type Session } from "./session.js"
 
@@ -158,6 +158,7 @@ export const consoleKit = (options: ConsoleOptions) => {
       `${base}/assets/progress.js` as `/${string}`,
       withToken(() => Effect.succeed(text(progressScript, "text/javascript; charset=utf-8")))
     ),
+    HttpRouter.get(`${base}/assets/icon.svg` as `/${string}`, withToken(() => Effect.succeed(text(icon, "image/svg+xml")))),
     HttpRouter.get(`${base}/sign-in` as `/${string}`, signInPage),
     HttpRouter.post(`${base}/sign-in` as `/${string}`, signIn),
     HttpRouter.post(`${base}/sign-out` as `/${string}`, signOut)

@@ -13,7 +13,7 @@ export const securityHeaders: Readonly<Record<string, string>> = {
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
     "form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "same-origin",
   "x-frame-options": "DENY",
   "cache-control": "no-store"
 }
@@ -29,13 +29,22 @@ export interface Frame {
   readonly script?: boolean
 }
 
+// Bidirectional controls (LRE/RLE/PDF/LRO/RLO, the isolates, the marks) would reorder what an
+// operator reads ("invoice\u202Egnp.exe" shows as "invoiceexe.png"): they are shown as their code points.
+const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g
+const reveal = (text: string) => text.replace(BIDI, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}]`)
+
+/** Mustache's own HTML escaping, after the bidi controls are made visible. */
+const escape = (value: unknown) => Mustache.escape(reveal(String(value)))
+
 /** A page: its template rendered inside the layout, every value escaped by Mustache. */
 export const page = (name: PageName, frame: Frame, view: object, status = 200) =>
   Effect.sync(() => HttpServerResponse.text(
     Mustache.render(
       templates.layout,
       { ...view, ...frame, csrf: frame.session?.csrf, operator: frame.session?.operator },
-      { content: templates[name], progress: templates.progress }
+      { content: templates[name], progress: templates.progress },
+      { escape }
     ),
     { status, contentType: "text/html; charset=utf-8", headers: securityHeaders }
   ))

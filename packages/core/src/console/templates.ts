@@ -12,6 +12,7 @@ export const layout = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{title}} · hookgate</title>
+<link rel="icon" href="{{base}}/assets/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="{{base}}/assets/console.css">
 {{#script}}<script src="{{base}}/assets/progress.js" defer></script>{{/script}}
 </head>
