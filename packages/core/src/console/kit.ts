@@ -48,7 +48,8 @@ const sameOrigin = (request: HttpServerRequest.HttpServerRequest) => {
   const origin = request.headers["origin"]
   if (origin === undefined) return true
   try {
-    const host = request.headers["host"] ?? new URL(request.originalUrl).host
+    // A Worker's request carries its whole URL; Node's carries a path, and the host in its header.
+    const host = /^https?:\/\//.test(request.originalUrl) ? new URL(request.originalUrl).host : request.headers["host"]
     return new URL(origin).host === host
   } catch {
     return false
