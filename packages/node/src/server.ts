@@ -12,6 +12,7 @@ import { metricsRoute, PrometheusReader } from "./http/metrics.js"
 import { drainRefusedBody } from "./http/drain-refused-body.js"
 import { readinessRoute } from "./http/readiness.js"
 import { requestLog } from "./http/request-log.js"
+import { tracingLayer } from "./tracing.js"
 
 /**
  * Every route of the gateway: webhooks, liveness (`/healthz`) and readiness (`/readyz`), admin and
@@ -64,7 +65,9 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
     Layer.provideMerge(sweeper),
     Layer.provideMerge(campaigns),
     Layer.provideMerge(PrometheusReader.layer()),
-    Layer.provideMerge(gatewayLayer(config, overrides))
+    Layer.provideMerge(gatewayLayer(config, overrides)),
+    // Built first, so the server, the sweeper and the campaign watcher all run under its tracer.
+    Layer.provide(tracingLayer)
   )
 }
 
