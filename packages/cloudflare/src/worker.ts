@@ -98,6 +98,19 @@ const serving = <R>(runtime: Runtime.Runtime<R>, app: HttpRouter.HttpRouter<unkn
 
 const WEBHOOK_PATH = /^\/webhooks\/([^/]+)$/
 
+const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/
+
+/**
+ * The trace id a request's log lines carry (`traceId`): the caller's, from a W3C `traceparent`
+ * header, or a fresh random one, so every line of one invocation can be found together in
+ * Workers Logs or wherever a Logpush job or tail Worker forwards them.
+ */
+export const invocationTraceId = (request?: Request): string => {
+  const given = request === undefined ? null : TRACEPARENT.exec(request.headers.get("traceparent") ?? "")
+  if (given !== null && given[1] !== "00000000000000000000000000000000") return given[1]!
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("")
+}
+
 /** The provider of a `POST /webhooks/:provider` request (decoded as the router decodes it), or undefined. */
 const webhookProvider = (request: Request): string | undefined => {
   if (request.method !== "POST") return undefined
@@ -195,7 +208,12 @@ export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): Hook
       return invoke(held, ctx, (runtime, background) => {
         const { handler, run } = servingOf(runtime)
         return provider !== undefined && run !== undefined
-          ? run(Effect.provideService(answerWebhookRequest(provider, request, options.webhooks), Background, background.service)).then(json)
+          ? run(
+            answerWebhookRequest(provider, request, options.webhooks).pipe(
+              Effect.annotateLogs("traceId", invocationTraceId(request)),
+              Effect.provideService(Background, background.service)
+            )
+          ).then(json)
           : handler(request, Context.make(Background, background.service))
       })
     },
@@ -206,7 +224,7 @@ export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): Hook
           sweep({ limit: 50, concurrency: 4, ...options.sweep }).pipe(
             // The report's counts as log fields, which Workers Logs index.
             Effect.tap((report) => Effect.annotateLogs(Effect.logInfo("sweep"), { ...report })),
-            Effect.annotateLogs({ cron: controller.cron, scheduledTime: controller.scheduledTime }),
+            Effect.annotateLogs({ cron: controller.cron, scheduledTime: controller.scheduledTime, traceId: invocationTraceId() }),
             Effect.provideService(Background, background.service)
           )
         ).then(() => undefined)),
@@ -219,6 +237,7 @@ export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): Hook
       return invoke(await runtimes.acquire(asEnv(env)), ctx, (runtime, background) =>
         Runtime.runPromise(runtime)(
           consumeBatch(batch, consumer, options.queueConcurrency === undefined ? {} : { concurrency: options.queueConcurrency }).pipe(
+            Effect.annotateLogs("traceId", invocationTraceId()),
             Effect.provideService(Background, background.service)
           )
         ))
