@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { baseEnv, type GatewayProcess, resendEnv, startGateway, tempDir } from "./support/gateway-process.js"
-import { deliver, signStripe, stripeBody } from "./support/webhooks.js"
+import { admin, deliver, signStripe, stripeBody } from "./support/webhooks.js"
 
 /**
  * Traces that leave the process: `hookgate serve` with OTEL_EXPORTER_OTLP_ENDPOINT exports
@@ -101,6 +101,20 @@ describe("traces over OTLP/HTTP", () => {
     const sweep = spans.find((s) => s.name === "hookgate.sweep")!
     expect(sweep.parentSpanId ?? "").toBe("")
     expect(spans.filter((s) => s.traceId === sweep.traceId).every((s) => !s.name.startsWith("http.server"))).toBe(true)
+  })
+})
+
+describe("campaign batches", () => {
+  it("sends each batch as a trace of its own, apart from the request that started the campaign", async () => {
+    const template = { from: "Shop <news@example.com>", subject: "Hi", text: "Hello" }
+    const recipients = ["r1@example.com", "r2@example.com"]
+    expect((await admin(gateway.url, "/admin/campaigns", { method: "POST", body: JSON.stringify({ id: "traced", template, recipients }) })).status).toBe(201)
+    expect((await admin(gateway.url, "/admin/campaigns/traced/start", { method: "POST" })).status).toBe(200)
+    await eventually(() => spans.some((s) => s.name === "hookgate.campaign.batch"), "a campaign batch span exported")
+    const batch = spans.find((s) => s.name === "hookgate.campaign.batch")!
+    const start = spans.find((s) => s.name === "hookgate.campaign.start")!
+    expect(batch.traceId).not.toBe(start.traceId)
+    expect(batch.parentSpanId ?? "").toBe("")
   })
 })
 
