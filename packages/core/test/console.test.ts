@@ -1,5 +1,6 @@
 import { HttpRouter } from "@effect/platform"
-import { Campaigns } from "@hookgate/core/campaigns"
+import { CampaignStore, Campaigns } from "@hookgate/core/campaigns"
+import { runningCampaign } from "@hookgate/core/conformance"
 import { consoleRoutes } from "@hookgate/core/console"
 import * as Templates from "../src/console/templates.js"
 import { toWebHandler, webhookRoutes } from "@hookgate/core/http"
@@ -25,9 +26,12 @@ afterEach(async () => {
   await Promise.all(handlers.splice(0).map((h) => h.dispose()))
 })
 
-const gateway = (options: { token?: Parameters<typeof consoleRoutes>[0]["token"]; sessionTtl?: string; origin?: string } = {}) => {
+const gateway = (
+  options: { token?: Parameters<typeof consoleRoutes>[0]["token"]; sessionTtl?: string; origin?: string; setup?: Layer.Layer<never, never, CampaignStore> } = {}
+) => {
   const pipeline = layerTestPipeline({ store: layerMemoryStore, providers: [makeTestProvider({ secret: TEST_SECRET })] })
-  const layer = Campaigns.layerInProcess().pipe(Layer.provideMerge(Layer.merge(pipeline, layerMemoryLedgers)))
+  const ledgers = options.setup === undefined ? layerMemoryLedgers : Layer.provideMerge(options.setup, layerMemoryLedgers)
+  const layer = Campaigns.layerInProcess().pipe(Layer.provideMerge(Layer.merge(pipeline, ledgers)))
   const router = HttpRouter.concat(
     webhookRoutes(),
     consoleRoutes({ token: options.token ?? Redacted.make(TOKEN), ...(options.sessionTtl ? { sessionTtl: options.sessionTtl as "1 millis" } : {}) })
@@ -192,5 +196,29 @@ describe("escaping", () => {
     expect(page.text).not.toMatch(/href="javascript:/)
     expect(page.text).toContain("<bdi>invoice[U+202E]gnp.exe</bdi>")
     expect(page.text).not.toContain("\u202E")
+  })
+})
+
+describe("campaign pages", () => {
+  it("show progress and the failed recipients, escaped", async () => {
+    const setup = Layer.effectDiscard(Effect.gen(function*() {
+      const store = yield* CampaignStore
+      yield* runningCampaign("c1", ["ok@example.com", "lost@example.com", "third@example.com"])
+      const reserved = yield* store.reserve("c1", 1, { size: 100, token: "tok", now: 1, until: 60_000 })
+      if (reserved._tag !== "Leased") return yield* Effect.dieMessage(reserved._tag)
+      yield* store.record("c1", 1, "tok", reserved.members.map((m) =>
+        m.seq === 1 ? { seq: m.seq, outcome: "failed" as const, error: "<img src=x onerror=alert(1)> rejected" } : { seq: m.seq, outcome: "sent" as const, messageId: `m${m.seq}` }), 2)
+    }).pipe(Effect.orDie))
+    const g = gateway({ setup })
+    await g.signIn()
+    const page = await g.call("/console/campaigns/c1")
+    expect(page.status).toBe(200)
+    expect(page.text).toContain("Failed recipients")
+    expect(page.text).toContain("<bdi>lost@example.com</bdi>")
+    expect(page.text).toContain("&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt; rejected")
+    expect(page.text).not.toContain("<img")
+    expect(page.text).toMatch(/<progress max="3" value="3">/)
+    const progress = await g.call("/console/campaigns/c1/progress")
+    expect(JSON.parse(progress.text)).toEqual({ state: "completed", total: 3, sent: 2, failed: 1, remaining: 0 })
   })
 })

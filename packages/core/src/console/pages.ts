@@ -7,6 +7,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { AlertStore } from "../alerts/alert-store.js"
 import { Campaigns, type CampaignsShape } from "../campaigns/campaigns.js"
+import { CampaignStore } from "../campaigns/campaign-store.js"
 import type { CampaignStatus } from "../campaigns/campaign.js"
 import * as EpochMillis from "../kernel/epoch-millis.js"
 import { RetryPolicy } from "../kernel/retry-policy.js"
@@ -297,9 +298,14 @@ const campaignPage = (kit: Kit) =>
         const status = yield* campaigns.status(id)
         const rows = yield* campaigns.list({ limit: 1000 })
         const row = rows.find((r) => r.id === id)
+        const failed = yield* Effect.flatMap(Effect.serviceOption(CampaignStore), Option.match({
+          onNone: () => Effect.succeed([]),
+          onSome: (store) => store.failedRecipients(id, { limit: 200 })
+        }))
         return yield* page("campaign", frame(`Campaign ${id}`, { script: true, flash: flashOf(request) }), {
           ...progressView(base, status),
           subject: row?.template.subject ?? "",
+          failedRecipients: failed,
           canPause: status.state === "running",
           canResume: status.state === "paused",
           actionBase: progressView(base, status).href,

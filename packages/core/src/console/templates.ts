@@ -166,6 +166,17 @@ export const campaign = `<section class="card">
 {{#canResume}}<form method="post" action="{{actionBase}}/resume"><input type="hidden" name="_csrf" value="{{csrf}}"><button type="submit">Resume</button></form>{{/canResume}}
 </div>
 </section>
+{{#failedRecipients.length}}
+<section class="card">
+<h2>Failed recipients</h2>
+<table class="failed-recipients">
+<thead><tr><th>#</th><th>Email</th><th>Error</th></tr></thead>
+<tbody>
+{{#failedRecipients}}<tr><td>{{seq}}</td><td><bdi>{{email}}</bdi></td><td><bdi>{{error}}</bdi></td></tr>{{/failedRecipients}}
+</tbody>
+</table>
+</section>
+{{/failedRecipients.length}}
 `
 
 export const message = `<p>{{text}}</p>{{#back}}<p><a class="button" href="{{back}}">Back</a></p>{{/back}}
