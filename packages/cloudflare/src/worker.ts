@@ -1,6 +1,8 @@
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import {
   consoleJsonLogger,
   type Lease,
@@ -105,8 +107,8 @@ const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/
  * header, or a fresh random one, so every line of one invocation can be found together in
  * Workers Logs or wherever a Logpush job or tail Worker forwards them.
  */
-export const invocationTraceId = (request?: Request): string => {
-  const given = request === undefined ? null : TRACEPARENT.exec(request.headers.get("traceparent") ?? "")
+export const invocationTraceId = (traceparent?: string | null): string => {
+  const given = TRACEPARENT.exec(traceparent ?? "")
   if (given !== null && given[1] !== "00000000000000000000000000000000") return given[1]!
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("")
 }
@@ -145,6 +147,19 @@ const keptRoutes = <R>(options: { readonly webhooks?: WebhookRoutesOptions; read
   return HttpRouter.concat(kept, options.router)
 }
 
+/**
+ * Every routed request's log lines carry a `traceId` too: the server span's when a tracer
+ * makes one (the caller's trace, when it sent `traceparent`), else as on the direct path.
+ */
+const withTraceId = <E, R>(handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    Effect.flatMap(Effect.option(Effect.currentSpan), (span) =>
+      Effect.annotateLogs(
+        handler,
+        "traceId",
+        span._tag === "Some" ? span.value.traceId : invocationTraceId(request.headers["traceparent"])
+      )))
+
 const unavailable = () =>
   new Response(JSON.stringify({ status: "unavailable" }), {
     status: 503,
@@ -166,7 +181,9 @@ export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): Hook
     (env) => isolateLayer<WorkerServices | R, E>(options.layer, env, jsonLogs),
     jsonLogs ? Logger.replace(Logger.defaultLogger, consoleJsonLogger) : Layer.empty
   )
-  const app = keptRoutes(options)
+  const routes = keptRoutes(options)
+  // The middleware needs only the request, which the router provides: the routes' own requirements stand.
+  const app = HttpRouter.use(routes, withTraceId) as unknown as typeof routes
   const served = new WeakMap<Runtime.Runtime<WorkerServices | R>, ReturnType<typeof serving<WorkerServices | R>>>()
   const servingOf = (runtime: Runtime.Runtime<WorkerServices | R>) => {
     let serves = served.get(runtime)
@@ -210,7 +227,7 @@ export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): Hook
         return provider !== undefined && run !== undefined
           ? run(
             answerWebhookRequest(provider, request, options.webhooks).pipe(
-              Effect.annotateLogs("traceId", invocationTraceId(request)),
+              Effect.annotateLogs("traceId", invocationTraceId(request.headers.get("traceparent"))),
               Effect.provideService(Background, background.service)
             )
           ).then(json)
