@@ -1,6 +1,8 @@
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import {
   consoleJsonLogger,
   type Lease,
@@ -125,6 +127,19 @@ const serving = <R>(runtime: Runtime.Runtime<R>, app: HttpRouter.HttpRouter<unkn
 
 const WEBHOOK_PATH = /^\/webhooks\/([^/]+)$/
 
+const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/
+
+/**
+ * The trace id a request's log lines carry (`traceId`): the caller's, from a W3C `traceparent`
+ * header, or a fresh random one, so every line of one invocation can be found together in
+ * Workers Logs or wherever a Logpush job or tail Worker forwards them.
+ */
+export const invocationTraceId = (traceparent?: string | null): string => {
+  const given = TRACEPARENT.exec(traceparent ?? "")
+  if (given !== null && given[1] !== "00000000000000000000000000000000") return given[1]!
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("")
+}
+
 /** The provider of a `POST /webhooks/:provider` request (decoded as the router decodes it), or undefined. */
 const webhookProvider = (request: Request): string | undefined => {
   if (request.method !== "POST") return undefined
@@ -159,6 +174,19 @@ const keptRoutes = <R>(options: { readonly webhooks?: WebhookRoutesOptions; read
   return HttpRouter.concat(kept, options.router)
 }
 
+/**
+ * Every routed request's log lines carry a `traceId` too: the server span's when a tracer
+ * makes one (the caller's trace, when it sent `traceparent`), else as on the direct path.
+ */
+const withTraceId = <E, R>(handler: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    Effect.flatMap(Effect.option(Effect.currentSpan), (span) =>
+      Effect.annotateLogs(
+        handler,
+        "traceId",
+        span._tag === "Some" ? span.value.traceId : invocationTraceId(request.headers["traceparent"])
+      )))
+
 const unavailable = () =>
   new Response(JSON.stringify({ status: "unavailable" }), {
     status: 503,
@@ -180,7 +208,9 @@ export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): Hook
     (env) => isolateLayer<WorkerServices | R, E>(options.layer, env, jsonLogs),
     jsonLogs ? Logger.replace(Logger.defaultLogger, consoleJsonLogger) : Layer.empty
   )
-  const app = keptRoutes(options)
+  const routes = keptRoutes(options)
+  // The middleware needs only the request, which the router provides: the routes' own requirements stand.
+  const app = HttpRouter.use(routes, withTraceId) as unknown as typeof routes
   const served = new WeakMap<Runtime.Runtime<WorkerServices | R>, ReturnType<typeof serving<WorkerServices | R>>>()
   const servingOf = (runtime: Runtime.Runtime<WorkerServices | R>) => {
     let serves = served.get(runtime)
@@ -222,7 +252,12 @@ export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): Hook
       return invoke(held, ctx, (runtime, background) => {
         const { handler, run } = servingOf(runtime)
         return provider !== undefined && run !== undefined
-          ? run(Effect.provideService(answerWebhookRequest(provider, request, options.webhooks), Background, background.service)).then(json)
+          ? run(
+            answerWebhookRequest(provider, request, options.webhooks).pipe(
+              Effect.annotateLogs("traceId", invocationTraceId(request.headers.get("traceparent"))),
+              Effect.provideService(Background, background.service)
+            )
+          ).then(json)
           : handler(request, Context.make(Background, background.service))
       })
     },
@@ -234,7 +269,7 @@ export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): Hook
             // The report's counts as log fields, which Workers Logs index.
             Effect.tap((report) => Effect.annotateLogs(Effect.logInfo("sweep"), { ...report })),
             Effect.zipRight(options.reconcile === false ? Effect.void : reconcileOnCron(options.reconcile ?? {})),
-            Effect.annotateLogs({ cron: controller.cron, scheduledTime: controller.scheduledTime }),
+            Effect.annotateLogs({ cron: controller.cron, scheduledTime: controller.scheduledTime, traceId: invocationTraceId() }),
             Effect.provideService(Background, background.service)
           )
         ).then(() => undefined)),
@@ -247,6 +282,7 @@ export const makeWorker = <E, R = never>(options: MakeWorkerOptions<E, R>): Hook
       return invoke(await runtimes.acquire(asEnv(env)), ctx, (runtime, background) =>
         Runtime.runPromise(runtime)(
           consumeBatch(batch, consumer, options.queueConcurrency === undefined ? {} : { concurrency: options.queueConcurrency }).pipe(
+            Effect.annotateLogs("traceId", invocationTraceId()),
             Effect.provideService(Background, background.service)
           )
         ))

@@ -51,7 +51,12 @@ const answersOf = async (worker: Cloudflare.HookgateWorker) => {
   }
   const logged = lines.map((line) => JSON.parse(line) as { message: unknown; annotations: Record<string, unknown> })
     .filter((line) => line.message === "webhook")
-    .map(({ annotations: { durationMs, ...fields } }) => ({ ...fields, durationMs: typeof durationMs }))
+    .map(({ annotations: { durationMs, traceId, ...fields } }) => ({
+      ...fields,
+      durationMs: typeof durationMs,
+      // A fresh trace id per request (or the server span's), on either path.
+      traceId: /^[0-9a-f]{32}$/.test(String(traceId)) ? "trace id" : traceId
+    }))
   return { answers, logged }
 }
 
@@ -98,6 +103,6 @@ describe("makeWorker: the webhook routes are always served", () => {
       { status: 200, body: expect.objectContaining({ status: "ok" }) }
     ])
     expect(direct.logged).toHaveLength(9)
-    expect(direct.logged[0]).toEqual({ provider: "test", outcome: "sent", orderKey: "test:o1", httpStatus: 200, durationMs: "number" })
+    expect(direct.logged[0]).toEqual({ provider: "test", outcome: "sent", orderKey: "test:o1", httpStatus: 200, durationMs: "number", traceId: "trace id" })
   })
 })

@@ -1,4 +1,4 @@
-import { spanWhenTraced } from "@hookgate/core"
+import { spanWhenTraced, tracingEnabled } from "@hookgate/core"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -88,10 +88,16 @@ export const make = (options: ResendOptions): Effect.Effect<MailerShape, never, 
           HttpClientRequest.setHeader("user-agent", options.userAgent ?? DEFAULT_USER_AGENT),
           HttpClientRequest.acceptJson
         )
-      ),
-      // Resend has no use for our trace context.
-      HttpClient.withTracerPropagation(false)
+      )
     )
+    // W3C trace context (`traceparent`) goes with the call only while traces are exported, so a
+    // collector can join the call to the webhook's trace; under Effect's built-in tracer it
+    // would carry ids that name nothing.
+    const quiet = HttpClient.withTracerPropagation(client, false)
+    const execute = (request: HttpClientRequest.HttpClientRequest) =>
+      Effect.withFiberRuntime<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>((fiber) =>
+        (tracingEnabled(fiber) ? client : quiet).execute(request)
+      )
 
     // The key is sent as given: the core fitted it (length, header-safe) once.
     const post = <A, I>(path: string, body: unknown, idempotencyKey: string, answer: Schema.Schema<A, I>) =>
@@ -100,7 +106,7 @@ export const make = (options: ResendOptions): Effect.Effect<MailerShape, never, 
           HttpClientRequest.setHeader("idempotency-key", idempotencyKey),
           HttpClientRequest.bodyUnsafeJson(body)
         )
-        const response = yield* Effect.mapError(client.execute(request), (error) => requestFailed(error, name))
+        const response = yield* Effect.mapError(execute(request), (error) => requestFailed(error, name))
         if (response.status < 200 || response.status >= 300) {
           return yield* Effect.flip(readErrorAnswer(response, classify))
         }

@@ -1,5 +1,6 @@
 import { consoleJsonLogger } from "@hookgate/core"
-import { Cause, Config, Effect, HashMap, Inspectable, Logger } from "effect"
+import { Cause, Config, Context, Effect, FiberRef, FiberRefs, HashMap, Inspectable, Logger, Option, Tracer } from "effect"
+import { TracingConfig, tracesUrl } from "./tracing.js"
 
 /**
  * The gateway's one logger, on stdout: `json` prints exactly one JSON object
@@ -28,12 +29,26 @@ export type LogFormat = "json" | "pretty"
 export const loggerFor = (format: LogFormat): Logger.Logger<unknown, void> =>
   format === "json" ? consoleJsonLogger : prettyLogger
 
-/** Replaces Effect's default logger with the one `HOOKGATE_LOG_FORMAT` names (default json). */
+/**
+ * A line logged inside a span carries its `traceId` and `spanId` among the annotations, so a
+ * log line leads to its trace. Used only while traces are exported (`OTEL_EXPORTER_OTLP_ENDPOINT`):
+ * Effect's built-in tracer exports nowhere, and its ids would name nothing.
+ */
+export const withTraceIds = <A>(logger: Logger.Logger<A, void>): Logger.Logger<A, void> =>
+  Logger.mapInputOptions(logger, (options) => {
+    const span = Context.getOption(FiberRefs.getOrDefault(options.context, FiberRef.currentContext), Tracer.ParentSpan)
+    return Option.isNone(span)
+      ? options
+      : { ...options, annotations: HashMap.set(HashMap.set(options.annotations, "traceId", span.value.traceId as unknown), "spanId", span.value.spanId as unknown) }
+  })
+
+/** Replaces Effect's default logger with the one `HOOKGATE_LOG_FORMAT` names (default json), with trace ids while traces are exported. */
 export const layerLogger = Logger.replaceEffect(
   Logger.defaultLogger,
-  Effect.map(
+  Effect.zipWith(
     Config.literal("json", "pretty")("HOOKGATE_LOG_FORMAT").pipe(Config.withDefault("json" as const)),
-    loggerFor
+    Effect.map(Effect.orElseSucceed(TracingConfig, () => undefined), (config) => config !== undefined && Option.isSome(tracesUrl(config))),
+    (format, traced) => (traced ? withTraceIds(loggerFor(format)) : loggerFor(format))
   )
 )
 

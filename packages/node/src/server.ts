@@ -1,6 +1,7 @@
 import { HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { runSweeper } from "@hookgate/core"
+import { consoleRoutes } from "@hookgate/core/console"
 import { adminRoutes, webhookRoutes } from "@hookgate/core/http"
 import { Duration, Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
@@ -12,15 +13,20 @@ import { drainRefusedBody } from "./http/drain-refused-body.js"
 import { readinessRoute } from "./http/readiness.js"
 import { reconcilerLayer } from "./reconcile.js"
 import { requestLog } from "./http/request-log.js"
+import { tracingLayer } from "./tracing.js"
 
-/** Every route of the gateway: webhooks, liveness (`/healthz`) and readiness (`/readyz`), admin and campaigns (with a token), metrics. */
+/**
+ * Every route of the gateway: webhooks, liveness (`/healthz`) and readiness (`/readyz`), admin and
+ * campaigns (with a token), the console at `/console` (with a token; 404 without), metrics.
+ */
 export const gatewayRouter = (config: GatewayConfig) =>
   Option.match(config.adminToken, {
     onNone: () => webhookRoutes({ maxBodyBytes: config.maxBodyBytes }),
     onSome: (token) =>
       HttpRouter.concatAll(
         webhookRoutes({ maxBodyBytes: config.maxBodyBytes }),
-        adminRoutes({ token, campaigns: {} })
+        adminRoutes({ token, campaigns: {} }),
+        consoleRoutes({ token })
       )
   }).pipe(HttpRouter.concat(readinessRoute), HttpRouter.concat(metricsRoute(config.metricsToken)))
 
@@ -63,7 +69,9 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
     Layer.provideMerge(reconciler),
     Layer.provideMerge(campaigns),
     Layer.provideMerge(PrometheusReader.layer()),
-    Layer.provideMerge(gatewayLayer(config, overrides))
+    Layer.provideMerge(gatewayLayer(config, overrides)),
+    // Built first, so the server, the sweeper and the campaign watcher all run under its tracer.
+    Layer.provide(tracingLayer)
   )
 }
 

@@ -207,7 +207,9 @@ const AlertRow = Schema.Struct({
   delivered_at: SqlNullableInt,
   delivery_error: Schema.NullOr(Schema.String),
   attempts: SqlInt,
-  next_attempt_at: SqlNullableInt
+  next_attempt_at: SqlNullableInt,
+  resolved_at: Schema.optionalWith(SqlNullableInt, { default: () => null }),
+  resolution_note: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
 })
 
 export const decodeAlert = (row: unknown): Alert => {
@@ -221,7 +223,9 @@ export const decodeAlert = (row: unknown): Alert => {
     deliveredAt: r.delivered_at,
     deliveryError: r.delivery_error,
     attempts: r.attempts,
-    nextAttemptAt: r.next_attempt_at
+    nextAttemptAt: r.next_attempt_at,
+    resolvedAt: r.resolved_at,
+    resolutionNote: r.resolution_note
   })
 }
 

@@ -48,10 +48,22 @@ RETURNING *`.pipe(
         unavailable("claimDueAlerts")
       ),
 
-    list: ({ limit }) =>
-      sql`SELECT * FROM hookgate_alerts ORDER BY created_at DESC, alert_id LIMIT ${limit}`.pipe(
+    list: ({ limit, orderKey, state }) =>
+      sql`SELECT * FROM hookgate_alerts WHERE ${
+        sql.and([
+          state === undefined ? sql`1 = 1` : state === "open" ? sql`resolved_at IS NULL` : sql`resolved_at IS NOT NULL`,
+          orderKey === undefined ? sql`1 = 1` : sql`order_key = ${orderKey}`
+        ])
+      } ORDER BY created_at DESC, alert_id LIMIT ${limit}`.pipe(
         Effect.map((rows) => rows.map(decodeAlert)),
         unavailable("alerts")
+      ),
+
+    resolve: (id, { at, note }) =>
+      sql`UPDATE hookgate_alerts SET resolved_at = ${at}, resolution_note = ${note}
+WHERE alert_id = ${id} AND resolved_at IS NULL RETURNING alert_id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        unavailable("resolveAlert")
       )
   })
 )

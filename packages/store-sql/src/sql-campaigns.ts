@@ -140,6 +140,13 @@ WHERE campaign_id = ${id} AND ${sql.in("state", from)}${
         unavailable("campaign.transition")
       ),
 
+    failedRecipients: (id, { limit }) =>
+      sql<{ seq: number | string; email: string; last_error: string | null }>`SELECT seq, email, last_error
+FROM hookgate_campaign_recipients WHERE campaign_id = ${id} AND status = 'failed' ORDER BY seq LIMIT ${limit}`.pipe(
+        Effect.map((rows) => rows.map((row) => ({ seq: Number(row.seq), email: row.email, error: row.last_error }))),
+        unavailable("campaign.failedRecipients")
+      ),
+
     counts: (id) =>
       sql<{ status: string; n: number | string }>`SELECT status, COUNT(*) AS n FROM hookgate_campaign_recipients
 WHERE campaign_id = ${id} GROUP BY status`.pipe(

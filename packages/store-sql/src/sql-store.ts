@@ -170,13 +170,22 @@ ORDER BY next_attempt_at, order_key LIMIT ${limit}`.pipe(
         unavailable("due")
       ),
 
-    list: ({ limit, status }) =>
-      sql`SELECT * FROM hookgate_orders ${
-        status === undefined
-          ? sql``
-          : status === "unknown"
-          ? sql`WHERE status NOT IN ('pending', 'sent', 'failed', 'capped')` // what a newer release may write
-          : sql`WHERE status = ${status}`
+    list: ({ after, limit, provider, search, status }) =>
+      sql`SELECT * FROM hookgate_orders WHERE ${
+        sql.and([
+          status === undefined
+            ? sql`1 = 1`
+            : status === "unknown"
+            ? sql`status NOT IN ('pending', 'sent', 'failed', 'capped')` // what a newer release may write
+            : sql`status = ${status}`,
+          provider === undefined ? sql`1 = 1` : sql`provider = ${provider}`,
+          search === undefined
+            ? sql`1 = 1`
+            : sql`(order_key = ${search} OR email = ${search} OR email = ${search.toLowerCase()})`,
+          after === undefined
+            ? sql`1 = 1`
+            : sql`(created_at < ${after.createdAt} OR (created_at = ${after.createdAt} AND order_key > ${after.key}))`
+        ])
       }
 ORDER BY created_at DESC, order_key LIMIT ${limit}`.pipe(
         Effect.map((rows) => rows.map(decodeOrder)),

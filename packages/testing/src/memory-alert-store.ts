@@ -62,12 +62,21 @@ const makeAlertStore = (alerts: Map<string, Alert>): AlertStoreShape => ({
         return claimed
       })
     }),
-  list: ({ limit }) =>
+  list: ({ limit, orderKey, state }) =>
     Effect.sync(() =>
       Array.from(alerts.values())
+        .filter((a) => state === undefined || (state === "open") === (a.resolvedAt === null))
+        .filter((a) => orderKey === undefined || a.orderKey === orderKey)
         .sort((a, b) => b.createdAt - a.createdAt || a.id.localeCompare(b.id))
         .slice(0, limit)
-    )
+    ),
+  resolve: (id, { at, note }) =>
+    Effect.sync(() => {
+      const alert = alerts.get(id)
+      if (alert === undefined || alert.resolvedAt !== null) return false
+      alerts.set(id, new Alert({ ...alert, resolvedAt: at, resolutionNote: note }))
+      return true
+    })
 })
 
 /** A fresh in-memory `AlertStore` on its own (campaigns, queues); `layerMemoryStore` provides one beside the orders. */

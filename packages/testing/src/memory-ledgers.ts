@@ -221,6 +221,14 @@ export const makeMemoryCampaignStore = (alerts: Map<string, Alert> = new Map()):
         for (const r of campaigns.get(campaignId)?.recipients ?? []) counts[r.status]++
         return counts
       }),
+    failedRecipients: (campaignId, { limit }) =>
+      Effect.sync(() =>
+        (campaigns.get(campaignId)?.recipients ?? [])
+          .filter((r) => r.status === "failed")
+          .sort((a, b) => a.seq - b.seq)
+          .slice(0, limit)
+          .map((r) => ({ seq: r.seq, email: r.email, error: r.lastError }))
+      ),
     openBatches: (campaignId) =>
       Effect.sync(() => {
         const entry = campaigns.get(campaignId)

@@ -48,10 +48,16 @@ export const makeMemoryStore = () => {
           .slice(0, limit)
           .map((o) => o.key)
       ),
-    list: ({ limit, status }) =>
+    list: ({ after, limit, provider, search, status }) =>
       Effect.sync(() =>
         Array.from(orders.values())
           .filter((o) => status === undefined || o.status === status)
+          .filter((o) => provider === undefined || o.provider === provider)
+          .filter((o) =>
+            search === undefined || o.key === search || o.fulfilment.email === search ||
+            o.fulfilment.email === search.toLowerCase()
+          )
+          .filter((o) => after === undefined || o.createdAt < after.createdAt || (o.createdAt === after.createdAt && o.key > after.key))
           .sort((a, b) => b.createdAt - a.createdAt || a.key.localeCompare(b.key))
           .slice(0, limit)
       ),

@@ -39,8 +39,25 @@ export interface AlertStoreShape {
       readonly staleBefore: number
     }
   ) => Effect.Effect<ReadonlyArray<Alert>, StoreUnavailable>
-  /** The newest alerts first, up to `limit`. */
-  readonly list: (options: { readonly limit: number }) => Effect.Effect<ReadonlyArray<Alert>, StoreUnavailable>
+  /**
+   * The newest alerts first, up to `limit`: only the `open` (unresolved) or `resolved` ones
+   * when `state` is given, only an order's when `orderKey` is.
+   */
+  readonly list: (
+    options: {
+      readonly limit: number
+      readonly state?: "open" | "resolved" | undefined
+      readonly orderKey?: string | undefined
+    }
+  ) => Effect.Effect<ReadonlyArray<Alert>, StoreUnavailable>
+  /**
+   * An operator's resolution: marks an open alert resolved at `at` with a note. Answers
+   * false when there is no open alert under the id (unknown, or resolved already).
+   */
+  readonly resolve: (
+    id: string,
+    resolution: { readonly at: number; readonly note: string }
+  ) => Effect.Effect<boolean, StoreUnavailable>
 }
 
 /**

@@ -33,5 +33,9 @@ export class Alert extends Schema.Class<Alert>("Alert")({
    * delivered, before its first attempt, and after the last attempt the cap allows
    * (then it is left for the operator: `hookgate alerts list`, `GET /admin/alerts`).
    */
-  nextAttemptAt: Schema.optionalWith(Schema.NullOr(Schema.Int), { default: () => null })
+  nextAttemptAt: Schema.optionalWith(Schema.NullOr(Schema.Int), { default: () => null }),
+  /** When an operator marked it resolved (epoch ms), null while it is open. */
+  resolvedAt: Schema.optionalWith(Schema.NullOr(Schema.Int), { default: () => null }),
+  /** The operator's note on resolving it. */
+  resolutionNote: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
 }) {}

@@ -5,6 +5,13 @@ import type { Alert } from "../alerts/alert.js"
 import type { CampaignState, CampaignTemplate, Recipient } from "./campaign.js"
 import type { StoreUnavailable } from "../kernel/store-errors.js"
 
+/** A recipient whose send failed for good (`CampaignStore.failedRecipients`). */
+export interface FailedRecipient {
+  readonly seq: number
+  readonly email: string
+  readonly error: string | null
+}
+
 /** A campaign's own row (its recipients are ledger rows of their own). */
 export interface CampaignRow {
   readonly id: string
@@ -126,6 +133,11 @@ export interface CampaignStoreShape {
     }
   ) => Effect.Effect<Option.Option<CampaignRow>, StoreUnavailable>
   readonly counts: (campaignId: string) => Effect.Effect<LedgerCounts, StoreUnavailable>
+  /** The recipients whose send failed for good, in recipient order, up to `limit`, with the last error. */
+  readonly failedRecipients: (
+    campaignId: string,
+    options: { readonly limit: number }
+  ) => Effect.Effect<ReadonlyArray<FailedRecipient>, StoreUnavailable>
   /** Batch slots that still need a delivery: reserved and not yet sent, or never reserved. */
   readonly openBatches: (campaignId: string) => Effect.Effect<ReadonlyArray<number>, StoreUnavailable>
   /**

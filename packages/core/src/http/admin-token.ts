@@ -47,3 +47,14 @@ export const adminTokenGuard = (token: AdminToken) => {
       return timingSafeEqual(given, digestOfToken.value) ? yield* handler : unauthorized
     })
 }
+
+/** The admin token when one is set and not empty (the console answers 404 otherwise). */
+export const resolveAdminToken = (token: AdminToken): Effect.Effect<Option.Option<Redacted.Redacted<string>>> =>
+  Effect.map(
+    Redacted.isRedacted(token) ? Effect.succeedSome(token) : Effect.option(token),
+    Option.filter((value) => Redacted.value(value).trim() !== "")
+  )
+
+/** Whether `given` is the token: both sides hashed, the digests compared in constant time. */
+export const tokenMatches = (token: Redacted.Redacted<string>, given: string): Effect.Effect<boolean> =>
+  Effect.zipWith(digest(given), digest(Redacted.value(token)), timingSafeEqual)

@@ -15,6 +15,15 @@ export type PutResult =
   | { readonly _tag: "AlreadyStored"; readonly order: Order }
   | { readonly _tag: "Conflict"; readonly existing: Order }
 
+/** What `OrderStore.list` selects. */
+export interface OrderListOptions {
+  readonly status?: OrderStatus | undefined
+  readonly provider?: string | undefined
+  readonly search?: string | undefined
+  readonly after?: { readonly createdAt: number; readonly key: string } | undefined
+  readonly limit: number
+}
+
 /** The order ledger: orders, their receipts and counters. Alerts have their own port, `AlertStore`. */
 export interface OrderStoreShape {
   /** Stores a new order leased under `lease` (its token, until `until`), or reports the order already under that key. */
@@ -25,9 +34,13 @@ export interface OrderStoreShape {
     now: number,
     options: { readonly limit: number; readonly maxAttempts: number }
   ) => Effect.Effect<ReadonlyArray<string>, StoreUnavailable>
-  readonly list: (
-    options: { readonly status?: OrderStatus | undefined; readonly limit: number }
-  ) => Effect.Effect<ReadonlyArray<Order>, StoreUnavailable>
+  /**
+   * The newest orders first (`createdAt` descending, then key), up to `limit`: only those of
+   * `status` and of `provider` when given; `search` matches an order key or an email exactly
+   * (an email in any case); `after` continues past a row already shown (a page's last one).
+   * The SQL stores answer from indexes (status, provider, email: each with `created_at`).
+   */
+  readonly list: (options: OrderListOptions) => Effect.Effect<ReadonlyArray<Order>, StoreUnavailable>
   /** Keeps a verified event that did not create an order; repeats of one event id are counted. */
   readonly recordReceipt: (receipt: EventReceipt) => Effect.Effect<void, StoreUnavailable>
   /** Newest first; by order key, and/or only the given outcomes (`unfulfillable`, `malformed`, …). */

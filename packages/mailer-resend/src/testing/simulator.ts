@@ -104,6 +104,7 @@ export class ResendSimulator {
       path: request.path,
       idempotencyKey: request.headers["idempotency-key"],
       userAgent: request.headers["user-agent"],
+      traceparent: request.headers["traceparent"],
       status: reply._tag === "Answer" ? reply.status : "dropped",
       errorName,
       replayed,

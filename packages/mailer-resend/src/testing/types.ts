@@ -20,6 +20,8 @@ export interface RecordedRequest {
   readonly path: string
   readonly idempotencyKey: string | undefined
   readonly userAgent: string | undefined
+  /** The W3C trace context the caller sent (`traceparent`), when it traces. */
+  readonly traceparent: string | undefined
   /** The answer's status, or `"dropped"` when the server closed the connection instead of answering. */
   readonly status: number | "dropped"
   /** Resend's error `name` when the answer was an error. */

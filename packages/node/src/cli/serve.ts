@@ -22,6 +22,7 @@ const banner = (url: string, supplied: ReadonlyArray<string>) =>
       `  database   ${about.database}`,
       `  mailer     ${about.mailer}`,
       `  admin      ${Option.isSome(config.adminToken) ? `${url}/admin/stats (Bearer token)` : "disabled (set HOOKGATE_ADMIN_TOKEN)"}`,
+      `  console    ${Option.isSome(config.adminToken) ? `${url}/console (sign in with the admin token)` : "disabled (set HOOKGATE_ADMIN_TOKEN)"}`,
       `  metrics    ${url}/metrics${Option.isSome(config.metricsToken) ? " (Bearer token)" : " (open; set HOOKGATE_METRICS_TOKEN to require a token)"}`
     ]
     if (supplied.length > 0) {

@@ -138,4 +138,17 @@ export const alertStoreConformance = (name: string, makeLayer: () => Layer.Layer
       expect((yield* store.list({ limit: 10 })).map((a) => a.id)).toEqual(["new-a", "new-b", "old"])
       expect((yield* store.list({ limit: 2 })).map((a) => a.id)).toEqual(["new-a", "new-b"])
     }))
+    test("resolve marks an open alert resolved with its note, once; list selects open, resolved, or an order's", Effect.gen(function*() {
+      const store = yield* AlertStore
+      yield* store.save(alert("x", T0))
+      yield* store.save(new Alert({ ...alert("y", T0 + 1), orderKey: "test:other" }))
+      expect(yield* store.resolve("x", { at: T0 + 5, note: "handled by hand" })).toBe(true)
+      expect(yield* store.resolve("x", { at: T0 + 6, note: "again" })).toBe(false)
+      expect(yield* store.resolve("missing", { at: T0 + 6, note: "n" })).toBe(false)
+      expect((yield* store.list({ limit: 10, state: "resolved" })).map((a) => [a.id, a.resolvedAt, a.resolutionNote]))
+        .toEqual([["x", T0 + 5, "handled by hand"]])
+      expect((yield* store.list({ limit: 10, state: "open" })).map((a) => [a.id, a.resolvedAt])).toEqual([["y", null]])
+      expect((yield* store.list({ limit: 10, orderKey: "test:other" })).map((a) => a.id)).toEqual(["y"])
+      expect((yield* store.list({ limit: 10 })).map((a) => a.id)).toEqual(["y", "x"])
+    }))
   })

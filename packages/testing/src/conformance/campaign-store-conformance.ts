@@ -177,6 +177,10 @@ export const campaignStoreConformance = (name: string, makeLayer: () => Layer.La
       expect(yield* store.record("c1", 1, "tok", results, T0 + 1)).toBe(100)
       expect(yield* store.record("c1", 1, "tok", results, T0 + 2)).toBe(0)
       expect(yield* campaignStatus("c1")).toMatchObject({ total: 100, sent: 90, failed: 5, reserved: 5, remaining: 0 })
+      const failed = yield* store.failedRecipients("c1", { limit: 3 })
+      expect(failed.map((r) => r.seq)).toEqual([90, 91, 92])
+      expect(failed.every((r) => r.error === "invalid recipient" && r.email.length > 0)).toBe(true)
+      expect(yield* store.failedRecipients("c1", { limit: 100 })).toHaveLength(5)
       // The retry rows are leased again at once (their lease was freed), with what was recorded.
       const again = yield* leased("c1", 1, T0 + 3, "tok-2")
       expect(again.map((m) => [m.seq, m.attempts, m.uncertain, m.solo])).toEqual(

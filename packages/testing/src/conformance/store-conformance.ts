@@ -45,6 +45,28 @@ export const storeConformance = (name: string, makeLayer: () => Layer.Layer<Orde
       })
     const get = (key: string) => Effect.flatMap(OrderStore, (store) => Effect.flatMap(store.get(key), Effect.orDie))
 
+    test("list filters by status and provider, finds by order key or email, and pages newest first", Effect.gen(function*() {
+      const store = yield* OrderStore
+      yield* putNew("a", T0, "a@example.com")
+      yield* putNew("b", T0 + 1, "b@example.com")
+      yield* putNew("c", T0 + 2, "b@example.com")
+      yield* putNew("d", T0 + 2, "d@example.com")
+      const keys = (orders: ReadonlyArray<{ readonly key: string }>) => orders.map((o) => o.key)
+      expect(keys(yield* store.list({ limit: 10 }))).toEqual(["test:c", "test:d", "test:b", "test:a"])
+      expect(keys(yield* store.list({ limit: 10, search: "test:a" }))).toEqual(["test:a"])
+      expect(keys(yield* store.list({ limit: 10, search: "B@Example.com" }))).toEqual(["test:c", "test:b"])
+      expect(keys(yield* store.list({ limit: 10, search: "nobody@example.com" }))).toEqual([])
+      expect(keys(yield* store.list({ limit: 10, provider: "test" }))).toHaveLength(4)
+      expect(keys(yield* store.list({ limit: 10, provider: "other" }))).toEqual([])
+      expect(keys(yield* store.list({ limit: 10, status: "sent" }))).toEqual([])
+      // Pages of two continue after the last row shown, with no row twice or missed.
+      const first = yield* store.list({ limit: 2 })
+      const last = first[first.length - 1]!
+      const second = yield* store.list({ limit: 2, after: { createdAt: last.createdAt, key: last.key } })
+      expect([...keys(first), ...keys(second)]).toEqual(["test:c", "test:d", "test:b", "test:a"])
+      expect(keys(yield* store.list({ limit: 10, search: "b@example.com", after: { createdAt: T0 + 2, key: "test:c" } }))).toEqual(["test:b"])
+    }))
+
     test("put stores a new order leased to the caller", Effect.gen(function*() {
       const leased = yield* putNew("a")
       expect(leased.token).toMatch(/\S{16,}/)
