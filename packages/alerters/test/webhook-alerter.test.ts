@@ -47,7 +47,9 @@ describe("WebhookAlerter", () => {
         deliveredAt: null,
         deliveryError: null,
         attempts: 0,
-        nextAttemptAt: null
+        nextAttemptAt: null,
+        resolvedAt: null,
+        resolutionNote: null
       })
     }))
 
