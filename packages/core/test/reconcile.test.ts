@@ -1,12 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { reconcile, ReconcileCursors } from "@hookgate/core"
+import { makeMemoryCursors, reconcile, ReconcileCursors } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { reconcileConformance } from "@hookgate/testing/conformance"
 import { cannotReconcile, ReconcileError, reconcileWith, type PulledEvent } from "@hookgate/core/providers"
 import {
   layerMemoryStore,
   layerTestPipeline,
-  makeMemoryCursors,
   makeTestListing,
   makeTestProvider,
   paidEvent,

@@ -25,4 +25,3 @@ export {
 } from "./memory-ledgers.js"
 export { failureOf, layerTestPipeline, type TestPipelineOptions } from "./pipeline.js"
 export { makeTestListing, type TestListing } from "./test-listing.js"
-export { makeMemoryCursors } from "@hookgate/core"
