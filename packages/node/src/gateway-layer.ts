@@ -30,16 +30,19 @@ export interface GatewayOverrides {
 }
 
 /**
- * The mailer HOOKGATE_MAILER names: the local outbox, Resend (RESEND_API_KEY, RESEND_BASE_URL),
+ * The mailer HOOKGATE_MAILER names: the local outbox, Resend (RESEND_API_KEY, RESEND_BASE_URL, …),
  * SMTP (SMTP_HOST, …: a pool of connections, closed when the gateway shuts down) or Postmark
- * (POSTMARK_SERVER_TOKEN, …). SMTP's and Postmark's settings were read with the gateway's.
+ * (POSTMARK_SERVER_TOKEN, …). Each mailer's settings were read with the gateway's, by its own Config.
  */
 export const mailerLayer = (config: GatewayConfig): Layer.Layer<Mailer, ConfigError.ConfigError> => {
   switch (config.mailer) {
     case "outbox":
       return layerOutboxMailer(config.outbox)
     case "resend":
-      return Resend.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
+      return Option.match(config.resend, {
+        onNone: () => Layer.fail(ConfigError.MissingData(["RESEND_API_KEY"], "HOOKGATE_MAILER=resend without its settings")),
+        onSome: (options) => Resend.layer(options).pipe(Layer.provide(FetchHttpClient.layer))
+      })
     case "smtp":
       return Option.match(config.smtp, {
         onNone: () => Layer.fail(ConfigError.MissingData(["SMTP_HOST"], "HOOKGATE_MAILER=smtp without its settings")),
