@@ -128,6 +128,12 @@ export const layer = (
     Layer.provideMerge(layerClient(options))
   )
 
+/**
+ * Every hookgate store service on PostgreSQL, with its `PgClient` and `SqlClient`, as one
+ * `Context` (what `layer` provides), connected and migrated; the pool closes with the scope.
+ */
+export const make = (options: PgStoreOptions) => Layer.build(layer(options))
+
 /** A timeout of 0 would fail every statement (or every wait for a connection). */
 const positiveDuration = (name: string, fallback: Duration.Duration) =>
   durationConfig(name).pipe(

@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Lease, OrderStore } from "@hookgate/core"
 import { newOrder } from "@hookgate/testing/conformance"
 import { PgStore } from "@hookgate/store-pg"
-import { Cause, ConfigProvider, Effect, Exit, Layer, Redacted } from "effect"
+import { Cause, ConfigProvider, Context, Effect, Exit, Layer, Redacted } from "effect"
 import Pg from "pg"
 import { usePgServer } from "./support.js"
 
@@ -41,6 +41,18 @@ describe("PgStore", () => {
         }
       })
       expect(rows.map((r) => r.migration_id)).toEqual(SqlStore.migrations.map((m) => m.id))
+    }))
+
+  it.effect("make builds the store services as an Effect: a Context, the pool closed with the scope", () =>
+    Effect.gen(function*() {
+      const url = Redacted.make(yield* Effect.promise(() => pg.server().createDatabase("make")))
+      const stored = yield* Effect.scoped(Effect.gen(function*() {
+        const services = yield* PgStore.make({ url, maxConnections: 2 })
+        const T0 = 1_700_000_000_000
+        return yield* Effect.flatMap(newOrder("made"), (order) =>
+          Context.get(services, OrderStore).put(order, { token: crypto.randomUUID(), now: T0, until: T0 + 1_000 }))
+      }))
+      expect(stored._tag).toBe("Stored")
     }))
 
   it.effect("PgStoreConfig refuses a URL that is not postgres:// and a pool or timeout that is not positive, naming each, never the URL", () =>
