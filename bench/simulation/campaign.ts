@@ -54,7 +54,7 @@ const skippingReserved = (store: CampaignStoreShape): CampaignStoreShape => {
 }
 
 /**
- * One campaign through the real campaign code (`Campaigns.make`: start, pause,
+ * One campaign through the real campaign code (`Campaigns.make()`: start, pause,
  * resume, `sendBatch`) with a queue that redelivers: a crashed delivery, a
  * retry and a random extra copy of a message all come back later.
  */
@@ -91,7 +91,7 @@ const runCampaign = (config: CampaignConfig, shard: Shard, storeLayer: Layer.Lay
     const store = faultyCampaignStore(config.skipReserved === true ? skippingReserved(base) : base, rng, config.rates, counts)
     const mailer = makeSimulatedMailer({ honoursKeys: true, leaseFor: policy.leaseFor }, inbox, rng, config.rates, counts)
     const queue: Array<CampaignBatchMessage> = []
-    const campaigns = yield* Campaigns.make.pipe(
+    const campaigns = yield* Campaigns.make().pipe(
       Effect.provideService(CampaignStore, store),
       Effect.provideService(Mailer, mailer),
       Effect.provideService(CampaignQueue, { enqueue: (messages) => Effect.sync(() => void queue.push(...messages)) })

@@ -86,7 +86,7 @@ describe("the HTTP bench's baseline server", () => {
         to: [expected.to],
         subject: expected.subject,
         text: expected.text,
-        idempotencyKey: orderIdempotencyKey(webhook.key)
+        idempotencyKey: await Effect.runPromise(orderIdempotencyKey(webhook.key))
       }])
     }))
 

@@ -47,8 +47,9 @@ export const make = (options: EmailAlerterOptions): Effect.Effect<AlerterShape, 
           text: plainText(alert),
           headers: { "X-Hookgate-Alert": alert.kind }
         })
+        const idempotencyKey = yield* alertIdempotencyKey(alert.id)
         yield* retrying(
-          mailer.send(email, { idempotencyKey: alertIdempotencyKey(alert.id) }),
+          mailer.send(email, { idempotencyKey }),
           options,
           retryable,
           (error) => (error._tag === "Transient" && error.retryAfter !== undefined ? error.retryAfter : Duration.zero)

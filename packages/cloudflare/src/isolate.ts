@@ -1,5 +1,4 @@
-import { sha256 } from "@noble/hashes/sha2.js"
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
+import { sha256Hex } from "@hookgate/core"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as ManagedRuntime from "effect/ManagedRuntime"
@@ -22,27 +21,45 @@ const bindingId = (binding: object) => {
 }
 
 const fingerprints = new WeakMap<object, string>()
+/** Fingerprints being computed: concurrent first invocations of one `env` wait for one digest. */
+const pending = new WeakMap<object, Promise<string>>()
+
+/** The tenant of `env`: at once when known, else after one digest however many invocations ask. */
+const tenantOf = (env: Env): string | Promise<string> => {
+  const known = fingerprints.get(env)
+  if (known !== undefined) return known
+  let computing = pending.get(env)
+  if (computing === undefined) {
+    computing = Effect.runPromise(envFingerprint(env)).finally(() => pending.delete(env))
+    pending.set(env, computing)
+  }
+  return computing
+}
 
 /**
  * What makes two `env`s the same tenant: the same vars and secrets (by value) and the
  * same bindings (by identity). Hashed, so no secret is kept as a map key. Workers hand
  * an isolate the same `env` object on every invocation, so this is computed once per
  * object; a platform that builds an `env` per shop gets one fingerprint per shop.
+ * SHA-256 by the kernel's `Digest` (Web Crypto's in a Worker).
  */
-export const envFingerprint = (env: Env): string => {
-  const known = fingerprints.get(env)
-  if (known !== undefined) return known
-  const parts = Object.keys(env).sort().map((name) => {
+export const envFingerprint = (env: Env): Effect.Effect<string> =>
+  Effect.suspend(() => {
+    const known = fingerprints.get(env)
+    return known !== undefined ? Effect.succeed(known) : Effect.tap(sha256Hex(describeEnv(env)), (fingerprint) => {
+      fingerprints.set(env, fingerprint)
+    })
+  })
+
+/** The text whose digest is the fingerprint: every name with its value, or its binding's identity. */
+const describeEnv = (env: Env): string =>
+  Object.keys(env).sort().map((name) => {
     const value = env[name]
     const described = (typeof value === "object" && value !== null) || typeof value === "function"
       ? `binding#${bindingId(value)}`
       : `${typeof value}:${String(value)}`
     return `${name}\u0000${described}`
-  })
-  const fingerprint = bytesToHex(sha256(utf8ToBytes(parts.join("\u0001"))))
-  fingerprints.set(env, fingerprint)
-  return fingerprint
-}
+  }).join("\u0001")
 
 /** A tenant's runtime, held by one invocation until it calls `release` (once; later calls do nothing). */
 export interface HeldRuntime<R> {
@@ -89,8 +106,8 @@ export const isolateRuntime = <R, E>(
     entry.evicted = true
     disposeWhenFree(entry)
   }
-  const entryFor = (env: Env): Entry<R> => {
-    const tenant = envFingerprint(env)
+  // Synchronous from the fingerprint on: two invocations of one new tenant build one runtime.
+  const entryFor = (tenant: string, env: Env): Entry<R> => {
     const existing = built.get(tenant)
     if (existing !== undefined) {
       // Most recently used last, so the eviction below takes the least recently used
@@ -126,7 +143,10 @@ export const isolateRuntime = <R, E>(
   return {
     /** The tenant's runtime, held until `release`; rejects when its layer cannot be built. */
     acquire: async (env: Env): Promise<HeldRuntime<R>> => {
-      const entry = entryFor(env)
+      // Known after an `env`'s first invocation: no digest, no fiber on the way to a request.
+      const known = tenantOf(env)
+      const tenant = typeof known === "string" ? known : await known
+      const entry = entryFor(tenant, env)
       entry.holders++
       let released = false
       const release = () => {

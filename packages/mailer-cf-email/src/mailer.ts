@@ -86,7 +86,7 @@ export const make = (options: CloudflareEmailOptions): Effect.Effect<MailerShape
           headers
         }
         const result = yield* call(() => binding.send(message))
-        return messageIdOf(result) ?? messageIdFor(idempotencyKey, domainOf(from.address))
+        return messageIdOf(result) ?? (yield* messageIdFor(idempotencyKey, domainOf(from.address)))
       })
 
     const noEmailMessage = () =>
@@ -103,7 +103,7 @@ export const make = (options: CloudflareEmailOptions): Effect.Effect<MailerShape
     const sendRaw = (email: OutgoingEmail, idempotencyKey: string) =>
       Effect.gen(function*() {
         const { from, headers, to } = yield* prepare(email, idempotencyKey, name)
-        const messageId = messageIdFor(idempotencyKey, domainOf(from.address))
+        const messageId = yield* messageIdFor(idempotencyKey, domainOf(from.address))
         const date = yield* Clock.currentTimeMillis
         // One bound over loading EmailMessage, building the message and the call. Whatever fails
         // before the call (a Rejected of ours) was never sent; what the binding throws is classified.

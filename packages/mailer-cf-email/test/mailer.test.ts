@@ -109,20 +109,20 @@ describe("the mailer with stand-in bindings", () => {
       const { binding, calls } = recording(async () => ({ messageId: "m" }))
       const mailer = yield* make({ form: "sending", binding })
       for (const orderKey of ["test:o1\r\nBcc: x@evil.example", "test:o\u00002", "test:\u20ac\u{1F600}"]) {
-        const key = orderIdempotencyKey(orderKey)
-        yield* mailer.send(email, { idempotencyKey: key })
+        yield* mailer.send(email, { idempotencyKey: yield* orderIdempotencyKey(orderKey) })
       }
       const sent = calls.map((call) => (call as EmailSendingMessage).headers?.["X-Hookgate-Idempotency-Key"])
       expect(sent).toHaveLength(3)
       expect(sent.every((key) => key !== undefined && /^hookgate\/order\/sha256-[0-9a-f]{64}$/.test(key))).toBe(true)
     }))
 
-  it("the Message-ID is the key's SHA-256, so every retry of one order carries the same one", async () => {
-    const key = orderIdempotencyKey("test:o1")
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)))
-    const hex = Array.from(digest.subarray(0, 16), (b) => b.toString(16).padStart(2, "0")).join("")
-    expect(messageIdFor(key, "example.com")).toBe(`<hookgate.${hex}@example.com>`)
-  })
+  it.effect("the Message-ID is the key's SHA-256, so every retry of one order carries the same one", () =>
+    Effect.gen(function*() {
+      const key = yield* orderIdempotencyKey("test:o1")
+      const digest = new Uint8Array(yield* Effect.promise(() => crypto.subtle.digest("SHA-256", new TextEncoder().encode(key))))
+      const hex = Array.from(digest.subarray(0, 16), (b) => b.toString(16).padStart(2, "0")).join("")
+      expect(yield* messageIdFor(key, "example.com")).toBe(`<hookgate.${hex}@example.com>`)
+    }))
 
   it.effect("Email Routing outside Workers without EmailMessage is Rejected, with the remedy", () =>
     Effect.gen(function*() {

@@ -47,7 +47,7 @@ describe("the stand-in speaks Postmark's protocol to the official client", () =>
 
   it.live("the client and hookgate's mailer send the same email as the same fields", () =>
     Effect.gen(function*() {
-      const key = orderIdempotencyKey("test:o1")
+      const key = yield* orderIdempotencyKey("test:o1")
       const mailer = yield* mailerFor(server)
       yield* mailer.send(email({ html: "<p>Thank you.</p>", replyTo: "help@example.com" }), { idempotencyKey: key })
       yield* Effect.promise(() =>

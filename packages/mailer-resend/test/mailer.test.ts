@@ -195,7 +195,7 @@ describe("Resend mailer over real HTTP", () => {
   it.live("the key travels as the core fitted it: a very long order key's hashed key, stably, not fitted again", () =>
     Effect.gen(function*() {
       const mailer = yield* mailerFor(server)
-      const key = orderIdempotencyKey("k".repeat(300))
+      const key = yield* orderIdempotencyKey("k".repeat(300))
       const first = yield* mailer.send(email(), { idempotencyKey: key })
       const second = yield* mailer.send(email(), { idempotencyKey: key })
       expect(second.messageId).toBe(first.messageId)
@@ -209,7 +209,7 @@ describe("Resend mailer over real HTTP", () => {
     Effect.gen(function*() {
       const mailer = yield* mailerFor(server)
       for (const orderKey of ["test:o1\r\nX-Injected: yes", "test:o\u00002", "test:\u20ac\u{1F600}"]) {
-        const key = orderIdempotencyKey(orderKey)
+        const key = yield* orderIdempotencyKey(orderKey)
         const first = yield* mailer.send(email(), { idempotencyKey: key })
         const second = yield* mailer.send(email(), { idempotencyKey: key })
         expect(second.messageId).toBe(first.messageId)

@@ -30,16 +30,19 @@ export interface GatewayOverrides {
 }
 
 /**
- * The mailer HOOKGATE_MAILER names: the local outbox, Resend (RESEND_API_KEY, RESEND_BASE_URL),
+ * The mailer HOOKGATE_MAILER names: the local outbox, Resend (RESEND_API_KEY, RESEND_BASE_URL, …),
  * SMTP (SMTP_HOST, …: a pool of connections, closed when the gateway shuts down) or Postmark
- * (POSTMARK_SERVER_TOKEN, …). SMTP's and Postmark's settings were read with the gateway's.
+ * (POSTMARK_SERVER_TOKEN, …). Each mailer's settings were read with the gateway's, by its own Config.
  */
-export const mailerLayer = (config: GatewayConfig): Layer.Layer<Mailer, ConfigError.ConfigError> => {
+export const layerMailer = (config: GatewayConfig): Layer.Layer<Mailer, ConfigError.ConfigError> => {
   switch (config.mailer) {
     case "outbox":
       return layerOutboxMailer(config.outbox)
     case "resend":
-      return Resend.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
+      return Option.match(config.resend, {
+        onNone: () => Layer.fail(ConfigError.MissingData(["RESEND_API_KEY"], "HOOKGATE_MAILER=resend without its settings")),
+        onSome: (options) => Resend.layer(options).pipe(Layer.provide(FetchHttpClient.layer))
+      })
     case "smtp":
       return Option.match(config.smtp, {
         onNone: () => Layer.fail(ConfigError.MissingData(["SMTP_HOST"], "HOOKGATE_MAILER=smtp without its settings")),
@@ -101,7 +104,7 @@ export const describeAlerts = (config: GatewayConfig) =>
  * renderer, retry policy. Enough for `sweep` and the admin commands. Refused
  * (`KeyWindowExceeded`) when the policy's attempts can outlast the mailer's key window.
  */
-export const deliveryLayer = (config: GatewayConfig, overrides: GatewayOverrides = {}) =>
+export const layerDelivery = (config: GatewayConfig, overrides: GatewayOverrides = {}) =>
   withKeyWindowCheck(Layer.mergeAll(
     withOutageLog(storeLayer(config)),
     overrides.alerter ?? alerterLayer(config),
@@ -113,7 +116,7 @@ export const deliveryLayer = (config: GatewayConfig, overrides: GatewayOverrides
         onSome: (every) => Schedule.spaced(every)
       })
     })
-  ).pipe(Layer.provideMerge(loggedMailer(overrides.mailer ?? mailerLayer(config)))))
+  ).pipe(Layer.provideMerge(loggedMailer(overrides.mailer ?? layerMailer(config)))))
 
 /** Each provider the gateway can mount, by its path segment, and the setting that mounts it. */
 export const PROVIDER_SECRETS = {
@@ -152,7 +155,7 @@ export const paddleApiBaseUrl = (config: GatewayConfig) =>
  * node:crypto (`NodeHmac`); Paddle with an HTTP client for its customer API (PADDLE_API_KEY).
  * With no secret at all there is nothing to serve, and the gateway refuses to start.
  */
-export const providersLayer = (config: GatewayConfig): Layer.Layer<Providers, ConfigError.ConfigError> => {
+export const layerProviders = (config: GatewayConfig): Layer.Layer<Providers, ConfigError.ConfigError> => {
   if (mountedProviders(config).length === 0) {
     return Layer.fail(ConfigError.MissingData(["STRIPE_WEBHOOK_SECRET"], NO_PROVIDER))
   }
@@ -174,8 +177,8 @@ const paddleLayer = (config: GatewayConfig, secrets: Secrets): Layer.Layer<never
   })
 
 /** The whole gateway: providers and delivery, hashing on node:crypto too (the fulfilment hash). */
-export const gatewayLayer = (config: GatewayConfig, overrides: GatewayOverrides = {}) =>
-  Layer.mergeAll(providersLayer(config), deliveryLayer(config, overrides), NodeHmac.layer())
+export const layerGateway = (config: GatewayConfig, overrides: GatewayOverrides = {}) =>
+  Layer.mergeAll(layerProviders(config), layerDelivery(config, overrides), NodeHmac.layer())
 
 /** The mailer as the operator should read it: `outbox (<folder>)`, `resend`, `smtp (<host>:<port>, <security>)`, `postmark (<base URL>)`. */
 export const describeMailer = (config: GatewayConfig) => {

@@ -6,8 +6,8 @@ import { adminRoutes, webhookRoutes } from "@hookgate/core/http"
 import { Duration, Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import type { GatewayConfig } from "./config/gateway-config.js"
-import { gatewayLayer, type GatewayOverrides } from "./gateway-layer.js"
-import { campaignWatcherLayer, gatewayCampaignsLayer } from "./campaigns/gateway-campaigns.js"
+import { layerGateway, type GatewayOverrides } from "./gateway-layer.js"
+import { layerCampaignWatcher, layerGatewayCampaigns } from "./campaigns/gateway-campaigns.js"
 import { metricsRoute, PrometheusReader } from "./http/metrics.js"
 import { drainRefusedBody } from "./http/drain-refused-body.js"
 import { readinessRoute } from "./http/readiness.js"
@@ -61,7 +61,7 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
   // With a provider's API key: reconcile at start, then every HOOKGATE_RECONCILE_EVERY (default 1 hour).
   const reconciler = reconcilerLayer(config)
   // Campaign batches go through the in-process queue; the watcher sends open batches when it is idle.
-  const campaigns = campaignWatcherLayer(config.campaignPoll).pipe(Layer.provideMerge(gatewayCampaignsLayer))
+  const campaigns = layerCampaignWatcher(config.campaignPoll).pipe(Layer.provideMerge(layerGatewayCampaigns))
   return HttpServer.serve(gatewayRouter(config), (app) => requestLog(drainRefusedBody(app))).pipe(
     Layer.provideMerge(graceful),
     Layer.provideMerge(NodeHttpServer.layer(() => server, { port: config.port, ...Option.match(config.host, { onNone: () => ({}), onSome: (host) => ({ host }) }) })),
@@ -69,7 +69,7 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
     Layer.provideMerge(reconciler),
     Layer.provideMerge(campaigns),
     Layer.provideMerge(PrometheusReader.layer()),
-    Layer.provideMerge(gatewayLayer(config, overrides)),
+    Layer.provideMerge(layerGateway(config, overrides)),
     // Built first, so the server, the sweeper and the campaign watcher all run under its tracer.
     Layer.provide(tracingLayer)
   )

@@ -5,7 +5,7 @@ import { failureOf } from "@hookgate/testing"
 import { Resend } from "@hookgate/mailer-resend"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { GatewayConfig } from "../src/config/gateway-config.js"
-import { deliveryLayer } from "../src/gateway-layer.js"
+import { layerDelivery } from "../src/gateway-layer.js"
 
 // A mailer declaring Resend's window, standing in for Resend (no network in this test).
 const resendLike: MailerShape = {
@@ -25,7 +25,7 @@ const config = GatewayConfig.pipe(
 
 const build = (retryPolicy: Layer.Layer<RetryPolicy>) =>
   Effect.flatMap(config, (settings) =>
-    Effect.scoped(Layer.build(deliveryLayer(settings, { mailer: Layer.succeed(Mailer, resendLike), retryPolicy }))))
+    Effect.scoped(Layer.build(layerDelivery(settings, { mailer: Layer.succeed(Mailer, resendLike), retryPolicy }))))
 
 describe("the gateway's delivery layer against the mailer's key window", () => {
   it.effect("builds with the default policy and Resend's 24 hours", () => Effect.asVoid(build(RetryPolicy.layer())))

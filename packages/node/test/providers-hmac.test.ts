@@ -4,7 +4,7 @@ import { ConfigProvider, Effect, Layer } from "effect"
 import { createHmac } from "node:crypto"
 import { vi } from "vitest"
 import { GatewayConfig } from "../src/config/gateway-config.js"
-import { providersLayer } from "../src/gateway-layer.js"
+import { layerProviders } from "../src/gateway-layer.js"
 
 const STRIPE_SECRET = "whsec_gateway_hmac_stripe"
 const CREEM_SECRET = "whsec_gateway_hmac_creem"
@@ -20,7 +20,7 @@ describe("the gateway's providers", () => {
       const importKey = vi.spyOn(crypto.subtle, "importKey")
       const sign = vi.spyOn(crypto.subtle, "sign")
       try {
-        const registry = yield* Effect.provide(Providers, providersLayer(yield* config).pipe(Layer.orDie))
+        const registry = yield* Effect.provide(Providers, layerProviders(yield* config).pipe(Layer.orDie))
         const body = JSON.stringify({ id: "evt_gw", type: "charge.refunded", data: { object: { id: "ch_1" } } })
         const t = Math.floor(Date.now() / 1000)
         const v1 = createHmac("sha256", STRIPE_SECRET).update(`${t}.${body}`).digest("hex")

@@ -1,9 +1,10 @@
 /**
- * hookgate's store on D1: `layer({ db, migrate? })` provides every store port,
+ * hookgate's store on D1: `make({ db, migrate? })` builds every store port (scoped),
+ * `layer({ db, migrate? })` provides them,
  * `layerClient` only the `@effect/sql-d1` client, `layerBatchAtomic()` the D1
  * `batch()` behind store-sql's atomic steps; the migrations as wrangler files.
  */
-export { layer, layerClient, type D1StoreOptions } from "./d1-store.js"
+export { layer, layerClient, make, type D1StoreOptions } from "./d1-store.js"
 export { layerBatchAtomic } from "./batch-atomic.js"
 export { applyMigrations, type ApplyMigrationsOptions } from "./apply-migrations.js"
 export { D1_MIGRATIONS_TABLE, type D1Migration, d1Migrations, renderMigrationFile } from "./migrations.js"

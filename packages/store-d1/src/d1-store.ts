@@ -5,6 +5,7 @@ import { SqlStore, type SqlStoreServices } from "@hookgate/store-sql"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
 import { applyMigrations } from "./apply-migrations.js"
 import { batchAtomic } from "./batch-atomic.js"
 import * as DirectStatements from "./direct-statements.js"
@@ -49,14 +50,39 @@ const migrateOrCheck = (options: D1StoreOptions) => {
 
 /**
  * Every hookgate store service (`OrderStore`, `Lease`, and the message and
- * campaign ledgers) on Cloudflare D1: store-sql's protocol, unchanged,
- * over `@effect/sql-d1`. Every lease step is one statement; the steps that must
- * stand or fall together run as one D1 `batch()`. The store's compiled statements
- * (the receive path and the sweep) run on the binding directly (`direct-statements.ts`).
- *
- * Built as one layer step (migrations, client, `SqlAtomic`, stores) rather than
- * `SqlStore.layer()` provided with `layerBatchAtomic()` and `layerClient`: each
- * `Layer.provide`/`provideMerge` is a memoized step of its own when the layer is
+ * campaign ledgers) on Cloudflare D1, with the `D1Client` and `SqlClient` they run on,
+ * as one `Context`: store-sql's protocol, unchanged, over `@effect/sql-d1`. Every lease
+ * step is one statement; the steps that must stand or fall together run as one D1
+ * `batch()`. The store's compiled statements (the receive path and the sweep) run on the
+ * binding directly (`direct-statements.ts`). Migrations are applied (or the schema
+ * checked) first.
+ */
+export const make = (
+  options: D1StoreOptions
+): Effect.Effect<
+  Context.Context<SqlStoreServices | D1Client.D1Client | SqlClient.SqlClient>,
+  D1MigrationError | SqlStore.SchemaTooNew,
+  Scope.Scope
+> =>
+  Effect.gen(function*() {
+    yield* migrateOrCheck(options)
+    const client = yield* D1Client.make({ db: options.db }).pipe(
+      Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make)
+    )
+    const clients = Context.make(D1Client.D1Client, client).pipe(Context.add(SqlClient.SqlClient, client))
+    const stores = yield* SqlStore.make().pipe(
+      Effect.provide(clients.pipe(
+        Context.add(SqlStore.SqlAtomic, batchAtomic(client)),
+        Context.add(SqlStore.DirectStatements, DirectStatements.make(options.db))
+      ))
+    )
+    return Context.merge(clients, stores)
+  })
+
+/**
+ * `make` as a layer. Built as one layer step (migrations, client, `SqlAtomic`, stores)
+ * rather than `SqlStore.layer()` provided with `layerBatchAtomic()` and `layerClient`:
+ * each `Layer.provide`/`provideMerge` is a memoized step of its own when the layer is
  * built, which a Worker pays on an isolate's first request.
  */
 export const layer = (
@@ -64,18 +90,4 @@ export const layer = (
 ): Layer.Layer<
   SqlStoreServices | D1Client.D1Client | SqlClient.SqlClient,
   D1MigrationError | SqlStore.SchemaTooNew
-> =>
-  Layer.scopedContext(Effect.gen(function*() {
-    yield* migrateOrCheck(options)
-    const client = yield* D1Client.make({ db: options.db }).pipe(
-      Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make)
-    )
-    const clients = Context.make(D1Client.D1Client, client).pipe(Context.add(SqlClient.SqlClient, client))
-    const stores = yield* Layer.buildWithScope(SqlStore.layer(), yield* Effect.scope).pipe(
-      Effect.provide(clients.pipe(
-        Context.add(SqlStore.SqlAtomic, batchAtomic(client)),
-        Context.add(SqlStore.DirectStatements, DirectStatements.make(options.db))
-      ))
-    )
-    return Context.merge(clients, stores)
-  }))
+> => Layer.scopedContext(make(options))

@@ -9,6 +9,13 @@ import { PgConnectionError, PgMigrationError } from "./errors.js"
 
 export { PgConnectionError, PgMigrationError }
 
+/** Connections in one process's pool when none is given. */
+export const DEFAULT_MAX_CONNECTIONS = 10
+/** How long a statement may run before Postgres cancels it. */
+export const DEFAULT_STATEMENT_TIMEOUT = Duration.seconds(5)
+/** How long a statement waits for a connection. */
+export const DEFAULT_CONNECT_TIMEOUT = Duration.seconds(10)
+
 export interface PgStoreOptions {
   /** `postgres://user:password@host:port/database`; kept `Redacted`, never logged. */
   readonly url: Redacted.Redacted<string>
@@ -47,9 +54,9 @@ const acquirePool = (options: PgStoreOptions) =>
     Effect.sync(() => {
       const pool = new Pg.Pool({
         connectionString: Redacted.value(options.url),
-        max: options.maxConnections ?? 10,
-        connectionTimeoutMillis: Duration.toMillis(options.connectTimeout ?? "10 seconds"),
-        statement_timeout: Duration.toMillis(options.statementTimeout ?? "5 seconds"),
+        max: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+        connectionTimeoutMillis: Duration.toMillis(options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT),
+        statement_timeout: Duration.toMillis(options.statementTimeout ?? DEFAULT_STATEMENT_TIMEOUT),
         application_name: options.applicationName ?? "hookgate",
         types
       })
@@ -122,18 +129,41 @@ export const layer = (
   )
 
 /**
- * The settings from the environment: HOOKGATE_DATABASE_URL (redacted),
+ * Every hookgate store service on PostgreSQL, with its `PgClient` and `SqlClient`, as one
+ * `Context` (what `layer` provides), connected and migrated; the pool closes with the scope.
+ */
+export const make = (options: PgStoreOptions) => Layer.build(layer(options))
+
+/** A timeout of 0 would fail every statement (or every wait for a connection). */
+const positiveDuration = (name: string, fallback: Duration.Duration) =>
+  durationConfig(name).pipe(
+    Config.validate({
+      message: "must be a positive duration, e.g. 5s or \"5 seconds\"",
+      validation: (d) => Duration.isFinite(d) && Duration.greaterThan(d, Duration.zero)
+    }),
+    Config.withDefault(fallback)
+  )
+
+/**
+ * The settings from the environment: HOOKGATE_DATABASE_URL (a `postgres://` or
+ * `postgresql://` URL, redacted: a refusal names the setting, never the value),
  * HOOKGATE_DB_POOL_SIZE (default 10), HOOKGATE_DB_STATEMENT_TIMEOUT (default 5 seconds),
- * HOOKGATE_DB_CONNECT_TIMEOUT (default 10 seconds).
+ * HOOKGATE_DB_CONNECT_TIMEOUT (default 10 seconds). The Node gateway reads these.
  */
 export const PgStoreConfig: Config.Config<PgStoreOptions> = Config.all({
-  url: Config.redacted("HOOKGATE_DATABASE_URL"),
+  url: Config.string("HOOKGATE_DATABASE_URL").pipe(
+    Config.validate({
+      message: "must be a postgres:// or postgresql:// URL",
+      validation: (url) => /^postgres(ql)?:\/\/[^/?#]/i.test(url)
+    }),
+    Config.map(Redacted.make)
+  ),
   maxConnections: Config.integer("HOOKGATE_DB_POOL_SIZE").pipe(
     Config.validate({ message: "must be a positive number of connections", validation: (n) => n > 0 }),
-    Config.withDefault(10)
+    Config.withDefault(DEFAULT_MAX_CONNECTIONS)
   ),
-  statementTimeout: durationConfig("HOOKGATE_DB_STATEMENT_TIMEOUT").pipe(Config.withDefault(Duration.seconds(5))),
-  connectTimeout: durationConfig("HOOKGATE_DB_CONNECT_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10)))
+  statementTimeout: positiveDuration("HOOKGATE_DB_STATEMENT_TIMEOUT", DEFAULT_STATEMENT_TIMEOUT),
+  connectTimeout: positiveDuration("HOOKGATE_DB_CONNECT_TIMEOUT", DEFAULT_CONNECT_TIMEOUT)
 })
 
 /** `layer` with its options read from `config` (default: `PgStoreConfig`, the environment). */

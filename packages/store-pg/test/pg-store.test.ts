@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Lease, OrderStore } from "@hookgate/core"
 import { newOrder } from "@hookgate/testing/conformance"
 import { PgStore } from "@hookgate/store-pg"
-import { Cause, Effect, Exit, Layer, Redacted } from "effect"
+import { Cause, ConfigProvider, Context, Effect, Exit, Layer, Redacted } from "effect"
 import Pg from "pg"
 import { usePgServer } from "./support.js"
 
@@ -41,6 +41,35 @@ describe("PgStore", () => {
         }
       })
       expect(rows.map((r) => r.migration_id)).toEqual(SqlStore.migrations.map((m) => m.id))
+    }))
+
+  it.effect("make builds the store services as an Effect: a Context, the pool closed with the scope", () =>
+    Effect.gen(function*() {
+      const url = Redacted.make(yield* Effect.promise(() => pg.server().createDatabase("make")))
+      const stored = yield* Effect.scoped(Effect.gen(function*() {
+        const services = yield* PgStore.make({ url, maxConnections: 2 })
+        const T0 = 1_700_000_000_000
+        return yield* Effect.flatMap(newOrder("made"), (order) =>
+          Context.get(services, OrderStore).put(order, { token: crypto.randomUUID(), now: T0, until: T0 + 1_000 }))
+      }))
+      expect(stored._tag).toBe("Stored")
+    }))
+
+  it.effect("PgStoreConfig refuses a URL that is not postgres:// and a pool or timeout that is not positive, naming each, never the URL", () =>
+    Effect.gen(function*() {
+      const env = {
+        HOOKGATE_DATABASE_URL: `mysql://hookgate:${SECRET}@db/orders`,
+        HOOKGATE_DB_POOL_SIZE: "0",
+        HOOKGATE_DB_STATEMENT_TIMEOUT: "0 seconds",
+        HOOKGATE_DB_CONNECT_TIMEOUT: "0 seconds"
+      }
+      const error = yield* Effect.flip(PgStore.PgStoreConfig.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))))
+      for (const name of Object.keys(env)) expect(String(error)).toContain(name)
+      expect(String(error)).not.toContain(SECRET)
+      const read = yield* PgStore.PgStoreConfig.pipe(
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["HOOKGATE_DATABASE_URL", "postgresql://db/orders"]])))
+      )
+      expect(read).toMatchObject({ maxConnections: PgStore.DEFAULT_MAX_CONNECTIONS })
     }))
 
   it.effect("a database whose schema is newer than this release knows is refused with SchemaTooNew, naming both versions", () =>

@@ -1,4 +1,10 @@
-import { layerSqlStore } from "./sql-store.js"
+import { layerSqlStore, makeSqlStoreServices } from "./sql-store.js"
+
+/**
+ * Every hookgate store port (`SqlStoreServices`) on the `SqlClient` and `SqlAtomic` in
+ * context, as one `Context` (what `layer()` provides). Run `migrate` first.
+ */
+export const make = () => makeSqlStoreServices
 
 /**
  * Every hookgate store port (`SqlStoreServices`) on the `SqlClient` and `SqlAtomic`

@@ -1,7 +1,7 @@
 /**
  * @hookgate/store-sql: the one SQL implementation of hookgate's storage and
  * leasing, on `@effect/sql`, portable across SQLite, D1 and Postgres. One
- * namespace: `SqlStore.layer()`, `SqlStore.SqlAtomic`, `SqlStore.migrate`,
+ * namespace: `SqlStore.make()`, `SqlStore.layer()`, `SqlStore.SqlAtomic`, `SqlStore.migrate`,
  * `SqlStore.migrations`.
  */
 export * as SqlStore from "./SqlStore.js"

@@ -317,21 +317,24 @@ export type SqlStoreServices =
 /**
  * Every port on the `SqlClient` in context (migrations must have run):
  * `OrderStore` and `Lease`, `AlertStore`, and the queue and campaign ledgers
- * (`MessageLedger`, `DeadLetterStore`, `CampaignStore`).
+ * (`MessageLedger`, `DeadLetterStore`, `CampaignStore`), as one `Context`.
  */
-export const layerSqlStore: Layer.Layer<SqlStoreServices, never, SqlClient.SqlClient | SqlAtomic> = Layer
-  .effectContext(
-    Effect.gen(function*() {
-      const { lease, store } = yield* makeSqlStore
-      // Times arrive whole (core's EpochMillis makes them so where they are produced):
-      // BIGINT on Postgres, INTEGER on SQLite and D1.
-      return Context.make(OrderStore, store).pipe(
-        Context.add(Lease, lease),
-        Context.add(AlertStore, yield* makeSqlAlertStore),
-        Context.add(MessageLedger, yield* makeSqlMessageLedger),
-        Context.add(DeadLetterStore, yield* makeSqlDeadLetters),
-        Context.add(CampaignStore, yield* makeSqlCampaignStore),
-        Context.add(ReconcileCursors, yield* makeSqlReconcileCursors)
-      )
-    })
-  )
+export const makeSqlStoreServices: Effect.Effect<Context.Context<SqlStoreServices>, never, SqlClient.SqlClient | SqlAtomic> =
+  Effect.gen(function*() {
+    const { lease, store } = yield* makeSqlStore
+    // Times arrive whole (core's EpochMillis makes them so where they are produced):
+    // BIGINT on Postgres, INTEGER on SQLite and D1.
+    return Context.make(OrderStore, store).pipe(
+      Context.add(Lease, lease),
+      Context.add(AlertStore, yield* makeSqlAlertStore),
+      Context.add(MessageLedger, yield* makeSqlMessageLedger),
+      Context.add(DeadLetterStore, yield* makeSqlDeadLetters),
+      Context.add(CampaignStore, yield* makeSqlCampaignStore),
+      Context.add(ReconcileCursors, yield* makeSqlReconcileCursors)
+    )
+  })
+
+/** `makeSqlStoreServices` as a layer. */
+export const layerSqlStore: Layer.Layer<SqlStoreServices, never, SqlClient.SqlClient | SqlAtomic> = Layer.effectContext(
+  makeSqlStoreServices
+)

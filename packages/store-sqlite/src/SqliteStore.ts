@@ -66,6 +66,12 @@ export const layer = (options: SqliteStoreOptions): Layer.Layer<
     Layer.provideMerge(layerClient(options))
   )
 
+/**
+ * Every hookgate store service on an embedded SQLite database, with its `SqlClient`, as one
+ * `Context` (what `layer` provides), open and migrated; the database closes with the scope.
+ */
+export const make = (options: SqliteStoreOptions) => Layer.build(layer(options))
+
 /** Reads `HOOKGATE_DB` (default `.hookgate/hookgate.db`). */
 export const SqliteStoreConfig: Config.Config<SqliteStoreOptions> = Config.all({
   filename: Config.string("HOOKGATE_DB").pipe(Config.withDefault(".hookgate/hookgate.db"))

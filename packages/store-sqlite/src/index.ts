@@ -1,5 +1,6 @@
 /**
  * @hookgate/store-sqlite: the embedded default store for Node, on better-sqlite3.
- * One namespace: `SqliteStore.layer({ filename })`, `SqliteStore.layerConfig(config?)`.
+ * One namespace: `SqliteStore.make({ filename })`, `SqliteStore.layer({ filename })`,
+ * `SqliteStore.layerConfig(config?)`.
  */
 export * as SqliteStore from "./SqliteStore.js"

@@ -106,7 +106,9 @@ export class CampaignInProcessQueue extends Context.Tag("@hookgate/core/Campaign
 /** Campaigns: create, start, pause, resume, status, and the batch consumer. */
 export class Campaigns extends Context.Tag("@hookgate/core/Campaigns")<Campaigns, CampaignsShape>() {
   /** The service, built from the services in context (its `CampaignQueue` among them). */
-  static readonly make: Effect.Effect<CampaignsShape, never, Needs> = makeCampaigns
+  static make(): Effect.Effect<CampaignsShape, never, Needs> {
+    return makeCampaigns
+  }
 
   /** On the `CampaignQueue` in context (a Cloudflare Queue producer, say). */
   static layer(): Layer.Layer<Campaigns, never, Needs> {

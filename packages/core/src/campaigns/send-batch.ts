@@ -93,8 +93,10 @@ const sendEach = (
       // Once the mailer answered `Misconfigured`, the rest of the batch is held without calling it.
       return context.held !== undefined
         ? Effect.succeed(retry(member, context.held.error, true))
-        : context.mailer.send(emails[i]!, { idempotencyKey: campaignRecipientKey(campaignId, member.email) }).pipe(
-          sendWithPolicy(context.policy, context.mailer),
+        : campaignRecipientKey(campaignId, member.email).pipe(
+          Effect.flatMap((idempotencyKey) =>
+            context.mailer.send(emails[i]!, { idempotencyKey }).pipe(sendWithPolicy(context.policy, context.mailer))
+          ),
           throughCircuit(context),
           Effect.match({
             onSuccess: (receipt): MemberResult => ({ seq: member.seq, outcome: "sent", messageId: receipt.messageId }),
@@ -124,8 +126,9 @@ const sendMembers = (
     if (sendBatch === undefined || members.some((member) => member.solo) || emails.some((email) => headerProblem(email) !== undefined)) {
       return yield* sendEach(message.campaignId, members, emails, context)
     }
+    const idempotencyKey = yield* campaignBatchKey(message.campaignId, message.batch)
     const batch = yield* Effect.either(
-      sendBatch(emails, { idempotencyKey: campaignBatchKey(message.campaignId, message.batch) }).pipe(
+      sendBatch(emails, { idempotencyKey }).pipe(
         sendWithPolicy(policy, mailer),
         throughCircuit(context)
       )

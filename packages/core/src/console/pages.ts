@@ -12,7 +12,7 @@ import type { CampaignStatus } from "../campaigns/campaign.js"
 import * as EpochMillis from "../kernel/EpochMillis.js"
 import { RetryPolicy } from "../kernel/retry-policy.js"
 import { MailerCircuit } from "../mail/circuit.js"
-import { sha256Hex } from "../mail/idempotency-key.js"
+import { sha256Hex } from "../kernel/digest.js"
 import { Mailer } from "../mail/mailer.js"
 import { deliver } from "../orders/deliver.js"
 import { type Order, OrderStatus } from "../orders/order.js"
@@ -203,7 +203,7 @@ const sendAgain = (kit: Kit) =>
       const found = yield* Effect.flatMap(OrderStore, (store) => store.get(key))
       if (Option.isNone(found)) return back("again_failed")
       const nonce = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, "0")).join("")
-      const idempotencyKey = `hookgate/again/${sha256Hex(key).slice(0, 32)}/${nonce}`
+      const idempotencyKey = `hookgate/again/${(yield* sha256Hex(key)).slice(0, 32)}/${nonce}`
       const log = Effect.annotateLogs({ operator: session.operator, orderKey: key, idempotencyKey })
       const sent = yield* Effect.flatMap(Renderer, (renderer) => renderer.render(found.value)).pipe(
         Effect.flatMap((email) => Effect.flatMap(Mailer, (mailer) => mailer.send(email, { idempotencyKey }))),

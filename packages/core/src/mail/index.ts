@@ -23,6 +23,5 @@ export {
   campaignRecipientKey,
   isHeaderSafeKey,
   MAX_IDEMPOTENCY_KEY_LENGTH,
-  orderIdempotencyKey,
-  sha256Hex
+  orderIdempotencyKey
 } from "./idempotency-key.js"

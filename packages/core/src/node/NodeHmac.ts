@@ -42,8 +42,8 @@ export const digest: DigestService = {
   sha256: (bytes) => Effect.sync(() => createHash("sha256").update(bytes).digest())
 }
 
-/** The node:crypto implementation, as `make` answers every service. */
-export const make: Effect.Effect<HmacService> = Effect.succeed(service)
+/** The node:crypto implementation of `Hmac`, as every namespace's `make` answers its service. */
+export const make = (): Effect.Effect<HmacService> => Effect.succeed(service)
 
 /**
  * Selects node:crypto for every provider made under it and for the pipeline's

@@ -50,7 +50,7 @@ export const sendLeased = (leased: Leased) =>
     }
     const renderer = yield* Renderer
     const policy = yield* RetryPolicy
-    const idempotencyKey = orderIdempotencyKey(leased.order.key)
+    const idempotencyKey = yield* orderIdempotencyKey(leased.order.key)
 
     const attempt = renderer.render(leased.order).pipe(
       Effect.mapError((error) => new Rejected({ mailer: "renderer", detail: error.detail })),

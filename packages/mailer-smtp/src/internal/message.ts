@@ -1,4 +1,5 @@
 import { type OutgoingEmail, Rejected } from "@hookgate/core/mail"
+import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import addressparser from "nodemailer/lib/addressparser"
 import type * as Mail from "nodemailer/lib/mailer"
@@ -23,11 +24,15 @@ const mailbox = (field: string, value: string): Either.Either<{ name: string; ad
  * key's Message-ID, the key in `X-Hookgate-Idempotency-Key`. Refused before
  * anything is sent when an address is not one mailbox or a header has a line break.
  */
-export const toMailOptions = (
+export const toMailOptions = (email: OutgoingEmail, idempotencyKey: string, mailer: string): Effect.Effect<Mail.Options, Rejected> =>
+  Effect.flatMap(checked(email, idempotencyKey, mailer), ({ domain, options }) =>
+    Effect.map(messageIdFor(idempotencyKey, domain), (messageId): Mail.Options => ({ ...options, messageId })))
+
+const checked = (
   email: OutgoingEmail,
   idempotencyKey: string,
   mailer: string
-): Either.Either<Mail.Options, Rejected> => {
+): Either.Either<{ readonly options: Mail.Options; readonly domain: string }, Rejected> => {
   const invalid = (detail: string) => new Rejected({ mailer, detail, code: "invalid_email" })
   const from = mailbox("from", email.from)
   if (Either.isLeft(from)) return Either.left(invalid(from.left))
@@ -41,7 +46,7 @@ export const toMailOptions = (
     if (CRLF.test(name) || CRLF.test(value)) return Either.left(invalid(`header ${JSON.stringify(name)} contains a line break`))
   }
   const domain = from.right.address.slice(from.right.address.lastIndexOf("@") + 1)
-  return Either.right({
+  return Either.right({ domain, options: {
     from: from.right,
     to: to.right,
     // The envelope names exactly the two mailboxes: nothing in the headers adds recipients.
@@ -50,7 +55,6 @@ export const toMailOptions = (
     text: email.text,
     ...(email.html === undefined ? {} : { html: email.html }),
     ...(replyTo === undefined ? {} : { replyTo: replyTo.right }),
-    messageId: messageIdFor(idempotencyKey, domain),
     headers
-  })
+  } })
 }

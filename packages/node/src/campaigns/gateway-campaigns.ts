@@ -9,7 +9,7 @@ import { type Duration, Effect, Layer, Schedule } from "effect"
  * dispatches it again once the breaker lets a probe through, so a long outage
  * leaves no dead letters.
  */
-export const gatewayCampaignsLayer = Campaigns.layerInProcess({ name: "hookgate-campaigns", concurrency: 2, ackHeld: true })
+export const layerGatewayCampaigns = Campaigns.layerInProcess({ name: "hookgate-campaigns", concurrency: 2, ackHeld: true })
 
 /**
  * Sends the open batches of running campaigns whenever the in-process queue is
@@ -38,5 +38,5 @@ export const campaignWatcher = (every: Duration.DurationInput) =>
   })
 
 /** The watcher as a layer: it runs for the server's lifetime. */
-export const campaignWatcherLayer = (every: Duration.DurationInput) =>
+export const layerCampaignWatcher = (every: Duration.DurationInput) =>
   Layer.scopedDiscard(Effect.forkScoped(campaignWatcher(every)))

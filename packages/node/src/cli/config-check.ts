@@ -4,7 +4,9 @@ import { Console, Duration, Effect, Option, Redacted } from "effect"
 import { DEV_SETTINGS, GatewayConfig } from "../config/gateway-config.js"
 import { settingsProvider, SettingsSource } from "../config/source.js"
 import { Postmark } from "@hookgate/mailer-postmark"
+import { Resend } from "@hookgate/mailer-resend"
 import { Smtp } from "@hookgate/mailer-smtp"
+import { PgStore } from "@hookgate/store-pg"
 import { describeAlerts, describeMailer, mountedProviders, NO_PROVIDER, paddleApiBaseUrl } from "../gateway-layer.js"
 import { reconcileEvery } from "../reconcile.js"
 import { table } from "./print.js"
@@ -24,9 +26,6 @@ export const effectiveSettings = (config: GatewayConfig, policy: RetryPolicyShap
   ["HOOKGATE_DB", config.db],
   ["HOOKGATE_DB_BUSY_TIMEOUT", Duration.format(config.dbBusyTimeout)],
   ["HOOKGATE_MAILER", describeMailer(config)],
-  ...(config.mailer === "resend"
-    ? [["RESEND_API_KEY", secret(config.resendApiKey)] as const, ["RESEND_TIMEOUT", Duration.format(config.resendTimeout)] as const]
-    : []),
   ...mailerSettings(config),
   ["HOOKGATE_FROM", config.from],
   ["HOOKGATE_OWNER_EMAIL", Option.getOrElse(config.ownerEmail, () => "-")],
@@ -61,7 +60,7 @@ export const effectiveSettings = (config: GatewayConfig, policy: RetryPolicyShap
   ["HOOKGATE_SEND_TIMEOUT", Duration.format(policy.sendTimeout)],
   ["HOOKGATE_SWEEP_EVERY", duration(config.retry.sweepEvery, "10 minutes")],
   ["HOOKGATE_RETRY_BACKOFF", duration(config.retry.backoffBase, "1 minute")],
-  ["HOOKGATE_DATABASE_URL", Option.match(config.databaseUrl, { onNone: () => "- (SQLite)", onSome: () => REDACTED })],
+  ...postgresSettings(config),
   ["HOOKGATE_CAMPAIGN_POLL", Duration.format(config.campaignPoll)],
   ["HOOKGATE_SHUTDOWN_GRACE", Duration.format(config.shutdownGrace)],
   ["HOOKGATE_HEADERS_TIMEOUT", Duration.format(config.headersTimeout)],
@@ -69,8 +68,28 @@ export const effectiveSettings = (config: GatewayConfig, policy: RetryPolicyShap
   ["HOOKGATE_LOG_FORMAT", config.logFormat]
 ]
 
-/** SMTP's or Postmark's own settings, when HOOKGATE_MAILER selects it. */
+/** Postgres's settings (`PgStore.PgStoreConfig`) when HOOKGATE_DATABASE_URL selects it. */
+const postgresSettings = (config: GatewayConfig): ReadonlyArray<readonly [string, string]> =>
+  Option.match(config.postgres, {
+    onNone: () => [["HOOKGATE_DATABASE_URL", "- (SQLite)"]],
+    onSome: (options) => [
+      ["HOOKGATE_DATABASE_URL", REDACTED],
+      ["HOOKGATE_DB_POOL_SIZE", String(options.maxConnections ?? PgStore.DEFAULT_MAX_CONNECTIONS)],
+      ["HOOKGATE_DB_STATEMENT_TIMEOUT", duration(options.statementTimeout, PgStore.DEFAULT_STATEMENT_TIMEOUT)],
+      ["HOOKGATE_DB_CONNECT_TIMEOUT", duration(options.connectTimeout, PgStore.DEFAULT_CONNECT_TIMEOUT)]
+    ]
+  })
+
+/** Resend's, SMTP's or Postmark's own settings, when HOOKGATE_MAILER selects it. */
 const mailerSettings = (config: GatewayConfig): ReadonlyArray<readonly [string, string]> => [
+  ...Option.match(config.resend, {
+    onNone: () => [],
+    onSome: (options) => [
+      ["RESEND_API_KEY", REDACTED],
+      ["RESEND_BASE_URL", options.baseUrl ?? Resend.DEFAULT_BASE_URL],
+      ["RESEND_TIMEOUT", duration(options.timeout, Resend.DEFAULT_TIMEOUT)]
+    ] as const
+  }),
   ...Option.match(config.smtp, {
     onNone: () => [],
     onSome: ({ caFile, options }) => {

@@ -13,7 +13,7 @@ import { announce } from "./target.js"
  */
 export const withStore = (command: string) => <A, E>(effect: Effect.Effect<A, E, OrderStore | AlertStore>) =>
   Effect.flatMap(GatewayConfig, (config) => {
-    const explain = Option.isNone(config.databaseUrl)
+    const explain = Option.isNone(config.postgres)
       ? SqliteStore.explainSqliteFailure(config.db, { waitedMs: Duration.toMillis(config.dbBusyTimeout) })
       : () => undefined
     return announce(config, command).pipe(

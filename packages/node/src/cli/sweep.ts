@@ -2,7 +2,7 @@ import { Command, Options } from "@effect/cli"
 import { sweep } from "@hookgate/core"
 import { Config, Console, Effect, Option } from "effect"
 import { GatewayConfig } from "../config/gateway-config.js"
-import { deliveryLayer, describeMailer } from "../gateway-layer.js"
+import { layerDelivery, describeMailer } from "../gateway-layer.js"
 import { gatewayUrl, sweepThroughGateway } from "./gateway-client.js"
 import { printReport } from "./print.js"
 import { announce } from "./target.js"
@@ -22,7 +22,7 @@ export const sweepCommand = Command.make("sweep", { local, url }, ({ local, url 
     yield* announce(config, "sweep")
     if (local) {
       yield* Console.error(`sweeping in this process: due orders are sent through ${describeMailer(config)}`)
-      return yield* sweep().pipe(Effect.flatMap(printReport), Effect.provide(deliveryLayer(config)))
+      return yield* sweep().pipe(Effect.flatMap(printReport), Effect.provide(layerDelivery(config)))
     }
     const base = gatewayUrl(config, Option.orElse(url, () => explicitUrl))
     yield* Console.error(`asking the gateway at ${base} to sweep (it sends through the mailer it serves with)`)

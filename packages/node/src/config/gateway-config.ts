@@ -1,8 +1,10 @@
 import { durationConfig, LEASE_MARGIN, type RetryPolicyOptions, retryPolicyConfigError, retryPolicyProblems } from "@hookgate/core"
 import { secretsConfig } from "@hookgate/core/providers"
 import { Postmark } from "@hookgate/mailer-postmark"
+import { Resend } from "@hookgate/mailer-resend"
 import { Smtp } from "@hookgate/mailer-smtp"
-import { Config, ConfigError, Duration, Effect, Either, Option, Redacted } from "effect"
+import { PgStore } from "@hookgate/store-pg"
+import { Config, ConfigError, ConfigProvider, Duration, Effect, Either, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 
 /**
@@ -10,6 +12,8 @@ import { randomBytes } from "node:crypto"
  * for where from). Secrets are `Redacted`; comma-separated secret lists allow
  * rotation. Every problem is reported at once (each setting is read on its own, then the
  * settings that depend on one another are checked), each as one `InvalidData` naming its setting.
+ * The settings a package reads (Postgres's, each mailer's) are read with that package's own
+ * Config (`PgStore.PgStoreConfig`, `Resend.ResendConfig`, …), never declared again here.
  * Durations take every form `parseDuration` reads: `5m`, `2m 30s`, `5 minutes`, `30000`, `PT5M`.
  */
 
@@ -50,30 +54,8 @@ const fields = {
   db: Config.string("HOOKGATE_DB").pipe(Config.withDefault(".hookgate/hookgate.db")),
   /** How long a write waits in all for another process's lock before the store reports itself unavailable. */
   dbBusyTimeout: positiveDuration("HOOKGATE_DB_BUSY_TIMEOUT", "5 seconds"),
-  /** `postgres://…` selects Postgres (several processes, one database); unset, the SQLite file HOOKGATE_DB. */
-  // Read as a string and redacted at once: the refusal names the setting, never the value.
-  databaseUrl: Config.option(Config.string("HOOKGATE_DATABASE_URL").pipe(
-    Config.validate({
-      message: "must be a postgres:// or postgresql:// URL (unset it to use the SQLite file HOOKGATE_DB)",
-      validation: (url) => /^postgres(ql)?:\/\/[^/?#]/i.test(url)
-    }),
-    Config.map(Redacted.make)
-  )),
-  /** Postgres connections per process. */
-  dbPoolSize: Config.integer("HOOKGATE_DB_POOL_SIZE").pipe(
-    Config.validate({ message: "must be a positive number of connections", validation: (n) => n > 0 }),
-    Config.withDefault(10)
-  ),
-  /** Postgres cancels a statement that runs longer; the request answers 503 `unavailable`. */
-  dbStatementTimeout: positiveDuration("HOOKGATE_DB_STATEMENT_TIMEOUT", "5 seconds"),
-  /** How long a Postgres statement waits for a connection (opened, or freed by a busy pool). */
-  dbConnectTimeout: positiveDuration("HOOKGATE_DB_CONNECT_TIMEOUT", "10 seconds"),
   mailer: Config.literal("outbox", "resend", "smtp", "postmark")("HOOKGATE_MAILER").pipe(Config.withDefault("outbox" as const)),
   outbox: Config.string("HOOKGATE_OUTBOX").pipe(Config.withDefault(".hookgate/outbox")),
-  /** Read by the Resend package; here so that `config check` reports it missing. */
-  resendApiKey: Config.option(Config.redacted("RESEND_API_KEY")),
-  /** Resend's per-request timeout (its package reads it too): the lease must outlast it. */
-  resendTimeout: durationConfig("RESEND_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10))),
   from: Config.string("HOOKGATE_FROM").pipe(Config.withDefault("hookgate <orders@hookgate.localhost>")),
   ownerEmail: Config.option(Config.string("HOOKGATE_OWNER_EMAIL")),
   /**
@@ -152,7 +134,13 @@ type Read = { readonly [K in keyof Fields]: Config.Config.Success<Fields[K]> }
 type Settings = Omit<Read, "maxAttempts" | "leaseFor" | "sweepEvery" | "sendTimeout" | "backoffBase"> & {
   /** The retry settings (lease, sweep cadence, cap, send timeout, backoff), validated as `RetryPolicyConfig` does. */
   readonly retry: RetryPolicyOptions
+  /**
+   * Postgres's settings (`PgStore.PgStoreConfig`: the URL, the pool size, the timeouts), read
+   * when HOOKGATE_DATABASE_URL is set; none: the SQLite file HOOKGATE_DB.
+   */
+  readonly postgres: Option.Option<PgStore.PgStoreOptions>
   /** The mailer's own settings, read only when HOOKGATE_MAILER selects it. */
+  readonly resend: Option.Option<Resend.ResendOptions>
   readonly smtp: Option.Option<SmtpSettings>
   readonly postmark: Option.Option<Postmark.PostmarkOptions>
 }
@@ -165,6 +153,7 @@ interface SmtpSettings {
 
 /** The settings of the mailer HOOKGATE_MAILER selects, read with the others so their problems are reported together. */
 const mailerSettings = {
+  resend: Resend.ResendConfig,
   smtp: Config.all({ options: Smtp.SmtpConfig, caFile: Config.option(Config.string("SMTP_TLS_CA_FILE")) }),
   postmark: Postmark.PostmarkConfig
 }
@@ -187,10 +176,9 @@ const retryOptions = (read: Partial<Read>): RetryPolicyOptions => ({
 })
 
 /**
- * Settings that depend on one another: what the chosen mailer needs (Resend's key, and a
- * lease its timeout fits in: a send still running when its lease ends may be sent twice;
- * SMTP's and Postmark's are checked where their settings are read), Paddle's API key with
- * its secret, and an alert webhook token only with its URL.
+ * Settings that depend on one another: Paddle's API key with its secret, an alert webhook
+ * token only with its URL, the retry settings together (the chosen mailer's timeout and the
+ * lease are checked where the mailer's settings are read).
  */
 const crossProblems = (config: Partial<Read>) => {
   const problems: Array<{ setting: string; message: string }> = []
@@ -204,12 +192,6 @@ const crossProblems = (config: Partial<Read>) => {
       setting: "HOOKGATE_HEADERS_TIMEOUT",
       message: `must not exceed HOOKGATE_REQUEST_TIMEOUT (${Duration.format(config.requestTimeout)}): the request's deadline includes its headers`
     })
-  }
-  if (config.mailer === "resend") {
-    if (config.resendApiKey !== undefined && Option.isNone(config.resendApiKey)) {
-      problems.push({ setting: "RESEND_API_KEY", message: "is not set (needed with HOOKGATE_MAILER=resend)" })
-    }
-    problems.push(...leaseFitsProblems(config, "RESEND_TIMEOUT", config.resendTimeout))
   }
   if (config.paddleSecrets !== undefined && Option.isSome(config.paddleSecrets) &&
     config.paddleApiKey !== undefined && Option.isNone(config.paddleApiKey)) {
@@ -230,13 +212,52 @@ const leaseFitsProblems = (config: Partial<Read>, setting: string, timeout: Dura
     : []
 }
 
-/** A mailer's own settings, or none with their problems added to `errors`. */
+/** A package's own settings, or none with their problems added to `errors`. */
 const readOwn = <A>(config: Config.Config<A>, errors: Array<ConfigError.ConfigError>) =>
   Effect.map(Effect.either(config), (result) => {
     if (Either.isRight(result)) return Option.some(result.right)
     errors.push(result.left)
     return Option.none<A>()
   })
+
+/** The settings a `ConfigError` reports missing. */
+const missingPaths = (error: ConfigError.ConfigError): ReadonlyArray<ReadonlyArray<string>> =>
+  ConfigError.reduceWithContext<undefined, ReadonlyArray<ReadonlyArray<string>>>(error, undefined, {
+    andCase: (_, left, right) => [...left, ...right],
+    orCase: (_, left, right) => [...left, ...right],
+    missingDataCase: (_, path) => [path],
+    invalidDataCase: () => [],
+    sourceUnavailableCase: () => [],
+    unsupportedCase: () => []
+  })
+
+/**
+ * A package's settings for the checks across settings only, when they could not be read
+ * because some are missing: read again with a stand-in for each missing one, so a lease too
+ * short for the mailer's timeout is reported in the same run as its missing API key. The
+ * stand-ins never leave this function (the refusal already names the missing settings).
+ */
+const readForChecks = <A>(config: Config.Config<A>, errors: ReadonlyArray<ConfigError.ConfigError>) =>
+  Effect.gen(function*() {
+    const missing = errors.flatMap(missingPaths).map((path) => [path.join("."), "-"] as const)
+    if (missing.length === 0) return Option.none<A>()
+    const provider = yield* Effect.configProviderWith(Effect.succeed)
+    return yield* Effect.option(config).pipe(
+      Effect.withConfigProvider(ConfigProvider.orElse(provider, () => ConfigProvider.fromMap(new Map(missing))))
+    )
+  })
+
+/** The settings of `config`; when some could not be read, their problems go to `errors` and the others still serve the checks. */
+const readSelected = <A>(config: Config.Config<A>, errors: Array<ConfigError.ConfigError>) =>
+  Effect.gen(function*() {
+    const own: Array<ConfigError.ConfigError> = []
+    const read = yield* readOwn(config, own)
+    errors.push(...own)
+    return { read, forChecks: Option.isSome(read) ? read : yield* readForChecks(config, own) }
+  })
+
+/** Whether HOOKGATE_DATABASE_URL is set: Postgres (`PgStore.PgStoreConfig` then reads it, and validates it). */
+const postgresSelected = Effect.map(Effect.option(Config.string("HOOKGATE_DATABASE_URL")), Option.isSome)
 
 /**
  * The gateway's settings from the config provider in context. Every setting is read on
@@ -252,26 +273,24 @@ export const GatewayConfig: Effect.Effect<Settings, ConfigError.ConfigError> = E
     else errors.push(result.left)
   }
   const values = read as Partial<Read>
-  // The selected mailer's own settings (SmtpConfig, PostmarkConfig), and a lease its timeout fits in.
-  const smtp = values.mailer === "smtp" ? yield* readOwn(mailerSettings.smtp, errors) : Option.none<SmtpSettings>()
-  const postmark = values.mailer === "postmark"
-    ? yield* readOwn(mailerSettings.postmark, errors)
-    : Option.none<Postmark.PostmarkOptions>()
+  const postgres = (yield* postgresSelected) ? yield* readOwn(PgStore.PgStoreConfig, errors) : Option.none<PgStore.PgStoreOptions>()
+  // The selected mailer's own settings (ResendConfig, SmtpConfig, PostmarkConfig), and a lease its timeout fits in.
+  const none = { read: Option.none<never>(), forChecks: Option.none<never>() }
+  const resend = values.mailer === "resend" ? yield* readSelected(mailerSettings.resend, errors) : none
+  const smtp = values.mailer === "smtp" ? yield* readSelected(mailerSettings.smtp, errors) : none
+  const postmark = values.mailer === "postmark" ? yield* readSelected(mailerSettings.postmark, errors) : none
+  const leaseFits = <A>(settings: Option.Option<A>, setting: string, timeout: (a: A) => Duration.DurationInput) =>
+    Option.match(settings, { onNone: () => [], onSome: (a) => leaseFitsProblems(values, setting, timeout(a)) })
   const cross = [
     ...crossProblems(values),
-    ...Option.match(smtp, {
-      onNone: () => [],
-      onSome: (s) => leaseFitsProblems(values, "SMTP_TIMEOUT", s.options.timeout ?? Smtp.DEFAULT_TIMEOUT)
-    }),
-    ...Option.match(postmark, {
-      onNone: () => [],
-      onSome: (p) => leaseFitsProblems(values, "POSTMARK_TIMEOUT", p.timeout ?? Postmark.DEFAULT_TIMEOUT)
-    })
+    ...leaseFits(resend.forChecks, "RESEND_TIMEOUT", (r) => r.timeout ?? Resend.DEFAULT_TIMEOUT),
+    ...leaseFits(smtp.forChecks, "SMTP_TIMEOUT", (s) => s.options.timeout ?? Smtp.DEFAULT_TIMEOUT),
+    ...leaseFits(postmark.forChecks, "POSTMARK_TIMEOUT", (p) => p.timeout ?? Postmark.DEFAULT_TIMEOUT)
   ]
   if (cross.length > 0) errors.push(retryPolicyConfigError(cross))
   if (errors.length > 0) return yield* Effect.fail(errors.reduce((all, next) => ConfigError.And(all, next)))
   const { backoffBase: _b, leaseFor: _l, maxAttempts: _m, sendTimeout: _s, sweepEvery: _w, ...rest } = values as Read
-  return { ...rest, retry: retryOptions(values), smtp, postmark }
+  return { ...rest, retry: retryOptions(values), postgres, resend: resend.read, smtp: smtp.read, postmark: postmark.read }
 })
 
 export type GatewayConfig = Settings
