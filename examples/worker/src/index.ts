@@ -1,7 +1,7 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { EmailAlerter } from "@hookgate/alerters"
 import { Cloudflare } from "@hookgate/cloudflare"
-import { Renderer, RetryPolicy } from "@hookgate/core"
+import { RENAMED_SETTINGS, renamedConfig, Renderer, RetryPolicy, warnRenamed } from "@hookgate/core"
 import { Campaigns } from "@hookgate/core/campaigns"
 import { adminRoutes } from "@hookgate/core/http"
 import { type Mailer, OutgoingEmail } from "@hookgate/core/mail"
@@ -18,15 +18,17 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 
-// The buyer's email. Keep it deterministic: a retry sends the same body under the same key.
-const Template = Layer.unwrapEffect(Effect.map(Config.string("EMAIL_FROM"), (from) =>
+// The buyer's email, from HOOKGATE_FROM (read under its former name, EMAIL_FROM, for one more
+// release, with a warning). Keep it deterministic: a retry sends the same body under the same key.
+const sender = renamedConfig(Config.string, RENAMED_SETTINGS.emailFrom)
+const Template = Layer.unwrapEffect(Effect.zipRight(warnRenamed([RENAMED_SETTINGS.emailFrom]), Effect.map(sender, (from) =>
   Renderer.fromFunction((order) =>
     new OutgoingEmail({
       from,
       to: order.fulfilment.email,
       subject: "Your order is ready",
       text: `Thank you! Your order ${order.key} (${order.fulfilment.product ?? "your purchase"}) is ready.`
-    }))))
+    })))))
 
 // MAILER=resend: Resend's API (RESEND_API_KEY); MAILER=cloudflare: the send_email binding EMAIL.
 const Mail = Layer.unwrapEffect(Effect.map(Config.literal("resend", "cloudflare")("MAILER"),

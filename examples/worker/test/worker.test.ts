@@ -52,6 +52,8 @@ describe("the example Worker, bundled by wrangler, in Miniflare", () => {
     const emails = await eventually(() => example.log.emails(), (list) => list.length >= 1)
     expect(emails).toHaveLength(1)
     expect(emails[0]).toMatchObject({ to: "buyer@example.com", subject: "Your order is ready" })
+    // From HOOKGATE_FROM, the gateway's name for the sender (wrangler.jsonc's var).
+    expect(emails[0]!.from).toContain("shop@example.com")
     expect(emails[0]!.text).toContain("stripe:cs_test_fifty")
     const order = await example.order("cloudflare", "stripe:cs_test_fifty")
     expect(order).toMatchObject({ status: "sent", attempts: 0, lease_token: null, duplicates_prevented: 49 })
@@ -199,6 +201,7 @@ describe("the example Worker, bundled by wrangler, in Miniflare", () => {
     const ownerEmails = example.resend.emails.filter((e) => e.to.includes("owner@example.com"))
     expect(ownerEmails).toHaveLength(1)
     expect(ownerEmails[0]!.subject).toContain("capped")
+    expect(ownerEmails[0]!.from).toBe("Example Shop <shop@example.com>") // HOOKGATE_FROM, for alerts too
     // Neither a webhook replay nor a later cron run sends again, even long after.
     expect(await example.post("resend", await stripeCheckout("cs_test_capped"))).toEqual({
       status: 200,

@@ -1,4 +1,4 @@
-import { spanWhenTraced } from "@hookgate/core"
+import { RENAMED_SETTINGS, renamedConfig, spanWhenTraced, warnRenamed } from "@hookgate/core"
 import { type Alert, AlertFailed, Alerter, type AlerterShape } from "@hookgate/core/alerts"
 import { alertIdempotencyKey, Mailer, type MailerError, OutgoingEmail } from "@hookgate/core/mail"
 import * as Config from "effect/Config"
@@ -65,13 +65,24 @@ export const make = (options: EmailAlerterOptions): Effect.Effect<AlerterShape, 
 export const layer = (options: EmailAlerterOptions): Layer.Layer<Alerter, never, Mailer> =>
   Layer.effect(Alerter, make(options))
 
-/** Reads `HOOKGATE_ALERT_EMAIL_TO` and `HOOKGATE_ALERT_EMAIL_FROM`. */
+/**
+ * Reads `HOOKGATE_OWNER_EMAIL` (the owner's address) and `HOOKGATE_FROM` (the sender), the
+ * gateway's names; for this release also their former names, `HOOKGATE_ALERT_EMAIL_TO` and
+ * `HOOKGATE_ALERT_EMAIL_FROM` (`layerConfig()` warns about them).
+ */
 export const EmailAlerterConfig: Config.Config<EmailAlerterOptions> = Config.all({
-  to: Config.nonEmptyString("HOOKGATE_ALERT_EMAIL_TO"),
-  from: Config.nonEmptyString("HOOKGATE_ALERT_EMAIL_FROM")
+  to: renamedConfig(Config.nonEmptyString, RENAMED_SETTINGS.alertTo),
+  from: renamedConfig(Config.nonEmptyString, RENAMED_SETTINGS.alertFrom)
 })
 
-/** The email alerter from Config (`EmailAlerterConfig` by default). */
+/** The email alerter from Config (`EmailAlerterConfig` by default, warning about a former name it read). */
 export const layerConfig = (
   config: Config.Config<EmailAlerterOptions> = EmailAlerterConfig
-): Layer.Layer<Alerter, ConfigError.ConfigError, Mailer> => Layer.effect(Alerter, Effect.flatMap(config, make))
+): Layer.Layer<Alerter, ConfigError.ConfigError, Mailer> =>
+  Layer.effect(
+    Alerter,
+    Effect.zipRight(
+      config === EmailAlerterConfig ? warnRenamed([RENAMED_SETTINGS.alertTo, RENAMED_SETTINGS.alertFrom]) : Effect.void,
+      Effect.flatMap(config, make)
+    )
+  )

@@ -2,7 +2,7 @@ import { Alert, Alerter } from "@hookgate/core/alerts"
 import { Mailer } from "@hookgate/core/mail"
 import { makeScriptedMailer, MailerSteps, type ScriptedMailerOptions } from "@hookgate/testing"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either, Layer } from "effect"
+import { ConfigProvider, Effect, Either, Layer, Logger } from "effect"
 import { EmailAlerter } from "../src/index.js"
 
 const alert = (overrides: Partial<ConstructorParameters<typeof Alert>[0]> = {}) =>
@@ -89,20 +89,50 @@ describe("EmailAlerter", () => {
       expect(delivered!.idempotencyKey).toMatch(/^hookgate\/alert\/sha256-[0-9a-f]{64}$/)
     }))
 
-  it.effect("layerConfig reads HOOKGATE_ALERT_EMAIL_TO and HOOKGATE_ALERT_EMAIL_FROM", () =>
+  const sentWith = (settings: ReadonlyArray<readonly [string, string]>) =>
     Effect.gen(function*() {
       const mailer = yield* makeScriptedMailer()
-      const config = ConfigProvider.fromMap(
-        new Map([["HOOKGATE_ALERT_EMAIL_TO", "boss@example.com"], ["HOOKGATE_ALERT_EMAIL_FROM", "alerts@example.com"]])
-      )
+      const warnings: Array<string> = []
+      const logger = Logger.make(({ logLevel, message }) => {
+        if (logLevel._tag === "Warning") warnings.push(String(Array.isArray(message) ? message.join(" ") : message))
+      })
       yield* Effect.flatMap(Alerter, (alerter) => alerter.alert(alert())).pipe(
         Effect.provide(
           EmailAlerter.layerConfig().pipe(
             Layer.provide(Layer.succeed(Mailer, mailer)),
-            Layer.provide(Layer.setConfigProvider(config))
+            Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(settings)))),
+            Layer.provide(Logger.replace(Logger.defaultLogger, logger))
           )
         )
       )
-      expect((yield* mailer.delivered)[0]!.email).toMatchObject({ to: "boss@example.com", from: "alerts@example.com" })
+      return { email: (yield* mailer.delivered)[0]!.email, warnings }
+    })
+
+  it.effect("layerConfig reads HOOKGATE_OWNER_EMAIL and HOOKGATE_FROM, the gateway's names", () =>
+    Effect.gen(function*() {
+      const { email, warnings } = yield* sentWith([["HOOKGATE_OWNER_EMAIL", "boss@example.com"], ["HOOKGATE_FROM", "alerts@example.com"]])
+      expect(email).toMatchObject({ to: "boss@example.com", from: "alerts@example.com" })
+      expect(warnings).toEqual([])
+    }))
+
+  it.effect("the former names HOOKGATE_ALERT_EMAIL_TO and HOOKGATE_ALERT_EMAIL_FROM still work for this release, with a warning naming the new ones", () =>
+    Effect.gen(function*() {
+      const { email, warnings } = yield* sentWith([["HOOKGATE_ALERT_EMAIL_TO", "boss@example.com"], ["HOOKGATE_ALERT_EMAIL_FROM", "alerts@example.com"]])
+      expect(email).toMatchObject({ to: "boss@example.com", from: "alerts@example.com" })
+      expect(warnings).toEqual([
+        "HOOKGATE_ALERT_EMAIL_TO is deprecated: rename it HOOKGATE_OWNER_EMAIL (the former name is read until the next release)",
+        "HOOKGATE_ALERT_EMAIL_FROM is deprecated: rename it HOOKGATE_FROM (the former name is read until the next release)"
+      ])
+      // Both set: the new name wins, and the former one is called out.
+      const both = yield* sentWith([["HOOKGATE_OWNER_EMAIL", "new@example.com"], ["HOOKGATE_ALERT_EMAIL_TO", "old@example.com"], ["HOOKGATE_FROM", "alerts@example.com"]])
+      expect(both.email.to).toBe("new@example.com")
+      expect(both.warnings).toEqual(["HOOKGATE_ALERT_EMAIL_TO is ignored: HOOKGATE_OWNER_EMAIL is set (HOOKGATE_ALERT_EMAIL_TO is its former name: remove it)"])
+    }))
+
+  it.effect("with neither name set, the error names the new one", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(sentWith([["HOOKGATE_FROM", "alerts@example.com"]]))
+      expect(String(error)).toContain("HOOKGATE_OWNER_EMAIL")
+      expect(String(error)).not.toContain("HOOKGATE_ALERT_EMAIL_TO")
     }))
 })

@@ -52,6 +52,8 @@ export { runSweeper, sweep, type SweepOptions, SweepReport } from "./orders/swee
 export { Metrics, UNKNOWN_PROVIDER_LABEL } from "./observability/metrics.js"
 /** Duration settings in every form an operator writes them (`5m`, `2m 30s`, `5 minutes`, `30000`, `PT5M`). */
 export { DURATION_FORMS, durationConfig, parseDuration } from "./kernel/duration-config.js"
+/** Settings renamed to one name per concept, read under their former names for one release, with a warning. */
+export { RENAMED_SETTINGS, renamedConfig, type RenamedSetting, warnRenamed } from "./kernel/renamed-setting.js"
 export { consoleJsonLogger, jsonLogger } from "./observability/json-logger.js"
 /** Whole epoch milliseconds, made where every stored time is produced: `now`, `after`. */
 export * as EpochMillis from "./kernel/EpochMillis.js"

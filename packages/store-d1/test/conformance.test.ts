@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { alertStoreConformance, epochMillisConformance, pipelineBehaviours, storeConformance } from "@hookgate/testing/conformance"
+import { alertStoreConformance, epochMillisConformance, pipelineBehaviours, pruneConformance, storeConformance } from "@hookgate/testing/conformance"
 import { SqlStore } from "@hookgate/store-sql"
 import { type D1Pool, freshStoreLayer, type ParameterTrace, startD1Pool } from "./support.js"
 
@@ -13,6 +13,7 @@ afterAll(() => pool?.dispose())
 const trace: ParameterTrace = { statements: 0, widest: 0, widestSql: "" }
 
 storeConformance("D1", () => freshStoreLayer(() => pool, trace))
+pruneConformance("D1", () => freshStoreLayer(() => pool, trace))
 pipelineBehaviours("D1", () => freshStoreLayer(() => pool, trace))
 alertStoreConformance("D1", () => freshStoreLayer(() => pool, trace))
 epochMillisConformance("D1", () => freshStoreLayer(() => pool, trace), SqlStore.storedTimes)

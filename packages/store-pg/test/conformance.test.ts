@@ -1,4 +1,4 @@
-import { epochMillisConformance, pipelineBehaviours, storeConformance } from "@hookgate/testing/conformance"
+import { epochMillisConformance, pipelineBehaviours, pruneConformance, storeConformance } from "@hookgate/testing/conformance"
 import { SqlStore } from "@hookgate/store-sql"
 import { usePgServer } from "./support.js"
 
@@ -6,5 +6,6 @@ import { usePgServer } from "./support.js"
 const pg = usePgServer()
 
 storeConformance("Postgres", pg.freshStore)
+pruneConformance("Postgres", pg.freshStore)
 pipelineBehaviours("Postgres", pg.freshStore)
 epochMillisConformance("Postgres", pg.freshStore, SqlStore.storedTimes)

@@ -3,6 +3,7 @@ import { type DeadLetterStoreShape, type MessageLedgerShape } from "@hookgate/co
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { decodeDeadLetter, decodeMessage } from "./ledger-rows.js"
+import { makeSqlMessagePrune } from "./sql-prune.js"
 import { unavailable } from "./unavailable.js"
 
 /**
@@ -14,6 +15,7 @@ import { unavailable } from "./unavailable.js"
 export const makeSqlMessageLedger = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const ledger: MessageLedgerShape = {
+    ...makeSqlMessagePrune(sql),
     acquire: (key, { now, token, until }) =>
       Effect.gen(function*() {
         const leased = yield* sql<{ attempts: number | string }>`INSERT INTO hookgate_messages

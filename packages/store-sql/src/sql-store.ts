@@ -22,6 +22,7 @@ import { decodeOrder, decodeReceipt, StatsRow } from "./rows.js"
 import { insertReleaseAlert, makeSqlAlertStore } from "./sql-alerts.js"
 import { makeSqlCampaignStore } from "./sql-campaigns.js"
 import { makeSqlReconcileCursors } from "./sql-cursors.js"
+import { makeSqlPrune } from "./sql-prune.js"
 import { makeSqlDeadLetters, makeSqlMessageLedger } from "./sql-messages.js"
 import { unavailable } from "./unavailable.js"
 
@@ -144,6 +145,7 @@ RETURNING order_key`)
   const releaseKeepingUncertain = releaseStatement(false)
 
   const store: OrderStoreShape = {
+    ...makeSqlPrune(sql, atomic),
     put: (order, { now, token, until }) =>
       Effect.gen(function*() {
         const inserted = yield* insertLeased(order, token, now, until)

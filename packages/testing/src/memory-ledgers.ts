@@ -64,9 +64,19 @@ export const makeMemoryMessageLedger = (): MessageLedgerShape => {
         set(row, { attempts: row.attempts + 1, lastError: error, leaseToken: null, leaseExpiresAt: null, updatedAt: now })
         return true
       }),
-    get: (key) => Effect.sync(() => Option.fromNullable(rows.get(key)))
+    get: (key) => Effect.sync(() => Option.fromNullable(rows.get(key))),
+    prune: (before, { limit }) =>
+      Effect.sync(() => {
+        const gone = Array.from(rows.values()).filter((row) => completedBefore(row, before)).slice(0, limit)
+        for (const row of gone) rows.delete(row.key)
+        return gone.length
+      }),
+    prunable: (before) => Effect.sync(() => Array.from(rows.values()).filter((row) => completedBefore(row, before)).length)
   })
 }
+
+const completedBefore = (row: MessageRecord, before: number) =>
+  row.status === "completed" && row.completedAt !== null && row.completedAt < before
 
 export const makeMemoryDeadLetters = (): DeadLetterStoreShape => {
   const letters = new Map<string, DeadLetter>()

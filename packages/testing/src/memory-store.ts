@@ -17,6 +17,7 @@ export const makeMemoryStore = () => {
   const orders = new Map<string, Order>()
   const receipts = new Map<string, EventReceipt & { deliveries: number }>()
   const alerts = new Map<string, Alert>()
+  const lastSeen = new Map<string, number>() // receipt id → when its event was last delivered
 
   const update = (order: Order, changes: Partial<ConstructorParameters<typeof Order>[0]>) => {
     const next = new Order({ ...order, ...changes }, true) // fields already valid
@@ -26,7 +27,66 @@ export const makeMemoryStore = () => {
   const leaseFree = (order: Order, now: number) =>
     order.leaseToken === null || (order.leaseExpiresAt !== null && order.leaseExpiresAt <= now)
 
+  // What `prune` may delete (the SQL stores' rules, `store-sql/src/sql-prune.ts`).
+  const finishedBefore = (order: Order, before: number) =>
+    (order.status === "sent" || order.status === "failed" || order.status === "capped") && order.leaseToken === null &&
+    order.createdAt < before &&
+    !Array.from(alerts.values()).some((alert) => alert.orderKey === order.key && alert.resolvedAt === null)
+  const receiptAlone = (id: string, receipt: EventReceipt, before: number) =>
+    receipt.orderKey === null && (lastSeen.get(id) ?? receipt.receivedAt) < before
+  const alertAlone = (alert: Alert, before: number) => alert.orderKey === null && alert.resolvedAt !== null && alert.createdAt < before
+  const prunableNow = (before: number) => {
+    const gone = new Set(Array.from(orders.values()).filter((o) => finishedBefore(o, before)).map((o) => o.key))
+    return {
+      orders: gone,
+      receipts: Array.from(receipts.entries())
+        .filter(([id, r]) => (r.orderKey !== null && gone.has(r.orderKey)) || receiptAlone(id, r, before))
+        .map(([id]) => id),
+      alerts: Array.from(alerts.values())
+        .filter((a) => (a.orderKey !== null && gone.has(a.orderKey) && a.resolvedAt !== null) || alertAlone(a, before))
+        .map((a) => a.id)
+    }
+  }
+
   const store: OrderStoreShape = {
+    prune: (before, { limit }) =>
+      Effect.sync(() => {
+        const batch = Array.from(orders.values())
+          .filter((o) => finishedBefore(o, before))
+          .sort((a, b) => a.createdAt - b.createdAt)
+          .slice(0, limit)
+          .map((o) => o.key)
+        const gone = new Set(batch)
+        let receiptCount = 0
+        let alertCount = 0
+        for (const key of batch) orders.delete(key)
+        for (const [id, receipt] of receipts) {
+          if (receipt.orderKey !== null && gone.has(receipt.orderKey)) {
+            receipts.delete(id)
+            receiptCount++
+          }
+        }
+        for (const [id, alert] of alerts) {
+          if (alert.orderKey !== null && gone.has(alert.orderKey) && alert.resolvedAt !== null) {
+            alerts.delete(id)
+            alertCount++
+          }
+        }
+        for (const [id] of Array.from(receipts).filter(([id, r]) => receiptAlone(id, r, before)).slice(0, limit)) {
+          receipts.delete(id)
+          receiptCount++
+        }
+        for (const alert of Array.from(alerts.values()).filter((a) => alertAlone(a, before)).slice(0, limit)) {
+          alerts.delete(alert.id)
+          alertCount++
+        }
+        return { orders: batch.length, receipts: receiptCount, alerts: alertCount }
+      }),
+    prunable: (before) =>
+      Effect.sync(() => {
+        const { alerts, orders, receipts } = prunableNow(before)
+        return { orders: orders.size, receipts: receipts.length, alerts: alerts.length }
+      }),
     put: (incoming, { now, token, until }) =>
       Effect.sync(() => {
         const existing = orders.get(incoming.key)
@@ -65,6 +125,7 @@ export const makeMemoryStore = () => {
       Effect.sync(() => {
         const id = `${receipt.provider}\u0000${receipt.eventId}`
         const seen = receipts.get(id)
+        lastSeen.set(id, receipt.receivedAt)
         receipts.set(id, {
           ...receipt,
           receivedAt: seen?.receivedAt ?? receipt.receivedAt,

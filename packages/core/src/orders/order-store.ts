@@ -24,6 +24,16 @@ export interface OrderListOptions {
   readonly limit: number
 }
 
+/**
+ * What `OrderStore.prune` deleted in one call, or what `prunable` counts: finished orders,
+ * receipts (an order's, and those of events that made no order), resolved alerts.
+ */
+export interface PruneCounts {
+  readonly orders: number
+  readonly receipts: number
+  readonly alerts: number
+}
+
 /** The order ledger: orders, their receipts and counters. Alerts have their own port, `AlertStore`. */
 export interface OrderStoreShape {
   /** Stores a new order leased under `lease` (its token, until `until`), or reports the order already under that key. */
@@ -61,6 +71,18 @@ export interface OrderStoreShape {
    * requeued order, or None when there is no capped or failed order under the key.
    */
   readonly requeue: (key: string, now: number) => Effect.Effect<Option.Option<Order>, StoreUnavailable>
+  /**
+   * Deletes one bounded batch of what no open order needs, from before `before` (epoch ms):
+   * finished orders (sent, failed or capped; no lease; no open alert) created before it, with
+   * the rows that hang off them (their receipts and resolved alerts); receipts of events that
+   * made no order, last seen before it; resolved alerts about no order, raised before it.
+   * Never a pending order, an order of a status this release does not know, or an open alert.
+   * At most `limit` orders, and `limit` rows of each other kind, per call (the SQL stores
+   * also keep each statement under D1's 100 bound parameters); all zero: nothing is left.
+   */
+  readonly prune: (before: number, options: { readonly limit: number }) => Effect.Effect<PruneCounts, StoreUnavailable>
+  /** What `prune` calls repeated until they delete nothing would delete, in all; deletes nothing. */
+  readonly prunable: (before: number) => Effect.Effect<PruneCounts, StoreUnavailable>
   /** Counts of orders by status, the duplicate and lease counters, and the stored receipts and alerts. */
   readonly stats: Effect.Effect<StoreStats, StoreUnavailable>
 }

@@ -35,6 +35,14 @@ export interface MessageLedgerShape {
     failure: { readonly now: number; readonly error: string }
   ) => Effect.Effect<boolean, StoreUnavailable>
   readonly get: (key: string) => Effect.Effect<Option.Option<MessageRecord>, StoreUnavailable>
+  /**
+   * Deletes at most `limit` completed keys completed before `before` (epoch ms), answering
+   * how many; a pending key (leased or not) is never deleted. A message redelivered after its
+   * key is gone runs again: keep keys longer than the queue redelivers.
+   */
+  readonly prune: (before: number, options: { readonly limit: number }) => Effect.Effect<number, StoreUnavailable>
+  /** How many keys `prune` calls repeated until they delete nothing would delete; deletes nothing. */
+  readonly prunable: (before: number) => Effect.Effect<number, StoreUnavailable>
 }
 
 /** The ledger `Consumer.once` leases message keys on (in-memory, SQLite, D1). */

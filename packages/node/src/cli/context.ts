@@ -1,5 +1,6 @@
 import type { OrderStore } from "@hookgate/core"
 import type { AlertStore } from "@hookgate/core/alerts"
+import type { MessageLedger } from "@hookgate/core/queue"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { Duration, Effect, Option } from "effect"
 import { GatewayConfig } from "../config/gateway-config.js"
@@ -11,7 +12,7 @@ import { announce } from "./target.js"
  * what it acts on. On SQLite a failure whose cause is a lock held elsewhere, a damaged page or a
  * file that is not a database is named (the store names those met at start; this, those met later).
  */
-export const withStore = (command: string) => <A, E>(effect: Effect.Effect<A, E, OrderStore | AlertStore>) =>
+export const withStore = (command: string) => <A, E>(effect: Effect.Effect<A, E, OrderStore | AlertStore | MessageLedger>) =>
   Effect.flatMap(GatewayConfig, (config) => {
     const explain = Option.isNone(config.postgres)
       ? SqliteStore.explainSqliteFailure(config.db, { waitedMs: Duration.toMillis(config.dbBusyTimeout) })

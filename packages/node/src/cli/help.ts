@@ -46,6 +46,16 @@ export const COMMANDS: ReadonlyArray<CommandHelp> = [
   },
   { path: "stats", usage: "stats", summary: "orders by status, due orders, undelivered alerts, duplicates prevented" },
   {
+    path: "prune",
+    usage: "prune --older-than <duration> [--dry-run]",
+    summary: "delete finished orders and receipts older than a cutoff",
+    options: [
+      ["--older-than <duration>", "the cutoff's age, at least 30d (e.g. 180d)"],
+      ["--dry-run", "count what would be deleted; delete nothing"]
+    ],
+    examples: ["hookgate prune --older-than 180d --dry-run", "hookgate prune --older-than 180d"]
+  },
+  {
     path: "orders list",
     usage: "orders list [--status <status>] [--limit <n>]",
     summary: "list orders, newest first",

@@ -4,6 +4,7 @@ import { campaignsCommand } from "./campaigns.js"
 import { configCommand } from "./config-check.js"
 import { demoCommand } from "./demo.js"
 import { ordersCommand } from "./orders.js"
+import { pruneCommand } from "./prune.js"
 import { reconcileCommand } from "./reconcile.js"
 import { VERSION } from "./help.js"
 import { sendTestCommand } from "./send-test.js"
@@ -18,6 +19,7 @@ export const hookgate = Command.make("hookgate").pipe(
     sweepCommand,
     reconcileCommand,
     statsCommand,
+    pruneCommand,
     ordersCommand,
     alertsCommand,
     campaignsCommand,

@@ -1,3 +1,5 @@
+import { RENAMED_SETTINGS } from "@hookgate/core"
+
 /**
  * Every `HOOKGATE_*` name the gateway and its commands read. A name outside this
  * list (a typo: `HOOKGATE_MAX_ATTEMPT`) would be ignored without a word, its
@@ -74,11 +76,10 @@ export const PLUGIN_SETTINGS: ReadonlyArray<string> = [
 const PLUGIN_PREFIXES = Array.from(new Set(PLUGIN_SETTINGS.map((name) => name.slice(0, name.indexOf("_") + 1))))
 const ALL_KNOWN = [...KNOWN_SETTINGS, ...PLUGIN_SETTINGS]
 
-/** The SDK's and the Worker's names for a concept the gateway names otherwise. */
-const OTHER_NAMES: Readonly<Record<string, string>> = {
-  HOOKGATE_ALERT_EMAIL_TO: "HOOKGATE_OWNER_EMAIL",
-  HOOKGATE_ALERT_EMAIL_FROM: "HOOKGATE_FROM"
-}
+/** The former names, in the SDK and the Worker, of a setting the gateway names (core's `RENAMED_SETTINGS`). */
+const OTHER_NAMES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.values(RENAMED_SETTINGS).filter((s) => s.former.startsWith("HOOKGATE_")).map((s) => [s.former, s.name])
+)
 
 /** Edit distance, for "did you mean". */
 const distance = (a: string, b: string) => {

@@ -4,6 +4,7 @@
  * so this entry point imports node:crypto).
  */
 export { storeConformance } from "./store-conformance.js"
+export { pruneConformance } from "./prune-conformance.js"
 export { alertStoreConformance } from "./alert-store-conformance.js"
 export { epochMillisConformance } from "./epoch-millis-conformance.js"
 export { pipelineBehaviours, type Scenario } from "./pipeline-behaviours.js"

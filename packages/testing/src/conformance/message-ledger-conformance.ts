@@ -35,6 +35,26 @@ export const messageLedgerConformance = (name: string, makeLayer: () => Layer.La
       expect(yield* record("m1")).toMatchObject({ status: "pending", runs: 1, duplicates: 1, leaseExpiresAt: T0 + LEASE })
     }))
 
+    test("prune deletes completed keys from before the cutoff, in bounded calls; pending keys stay", Effect.gen(function*() {
+      const ledger = yield* MessageLedger
+      for (const key of ["old-1", "old-2", "old-3"]) {
+        const leased = yield* acquire(key, T0)
+        if (leased._tag === "Leased") yield* ledger.complete(key, leased.token, { now: T0 + 1 })
+      }
+      yield* acquire("old-pending", T0) // leased, never completed
+      const recent = yield* acquire("recent", T0 + 1_000)
+      if (recent._tag === "Leased") yield* ledger.complete("recent", recent.token, { now: T0 + 1_000 })
+      const cutoff = T0 + 500
+      expect(yield* ledger.prunable(cutoff)).toBe(3)
+      expect(yield* ledger.prune(cutoff, { limit: 2 })).toBe(2)
+      expect(yield* ledger.prune(cutoff, { limit: 2 })).toBe(1)
+      expect(yield* ledger.prune(cutoff, { limit: 2 })).toBe(0)
+      expect(yield* ledger.prunable(cutoff)).toBe(0)
+      expect(Option.isNone(yield* ledger.get("old-1"))).toBe(true)
+      expect((yield* record("old-pending")).status).toBe("pending")
+      expect((yield* record("recent")).status).toBe("completed")
+    }))
+
     test("complete marks the key done: every later delivery answers Completed, whatever the time", Effect.gen(function*() {
       const ledger = yield* MessageLedger
       const first = yield* acquire("m1", T0)

@@ -30,8 +30,8 @@ it("the Shop on Postmark: one email for a Lemon Squeezy order, its retry a dupli
       LEMONSQUEEZY_WEBHOOK_SECRET: SECRET,
       POSTMARK_SERVER_TOKEN: postmark.serverToken,
       POSTMARK_BASE_URL: postmark.url,
-      HOOKGATE_ALERT_EMAIL_TO: "owner@shop.example",
-      HOOKGATE_ALERT_EMAIL_FROM: "hookgate@shop.example"
+      HOOKGATE_OWNER_EMAIL: "owner@shop.example",
+      HOOKGATE_FROM: "hookgate@shop.example"
     })
     expect(await sendOnce(HookgateOnPostmark, "91001")).toEqual(["Sent", "Duplicate"])
     expect(postmark.emails.map((e) => e.to)).toEqual(["91001@example.com"])
@@ -50,8 +50,8 @@ it("the Shop on SMTP: one message for a Lemon Squeezy order, its retry a duplica
       SMTP_SECURITY: "none",
       SMTP_USER: smtp.mailerOptions.auth!.user,
       SMTP_PASSWORD: Redacted.value(smtp.mailerOptions.auth!.password),
-      HOOKGATE_ALERT_EMAIL_TO: "owner@shop.example",
-      HOOKGATE_ALERT_EMAIL_FROM: "hookgate@shop.example"
+      HOOKGATE_OWNER_EMAIL: "owner@shop.example",
+      HOOKGATE_FROM: "hookgate@shop.example"
     })
     expect(await sendOnce(HookgateOnSmtp, "91002")).toEqual(["Sent", "Duplicate"])
     expect(smtp.messages.map((m) => m.to)).toEqual([["91002@example.com"]])

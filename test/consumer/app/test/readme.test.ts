@@ -20,8 +20,8 @@ beforeAll(async () => {
     // A Stripe-only shop: Creem's secret is not set, and the README's layer leaves Creem out.
     RESEND_API_KEY: resend.apiKey,
     RESEND_BASE_URL: resend.url,
-    HOOKGATE_ALERT_EMAIL_TO: "owner@shop.example",
-    HOOKGATE_ALERT_EMAIL_FROM: "hookgate@shop.example"
+    HOOKGATE_OWNER_EMAIL: "owner@shop.example",
+    HOOKGATE_FROM: "hookgate@shop.example"
   })
 })
 
