@@ -7,7 +7,7 @@ import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { run } from "./support/exec.js"
-import { missingFiles, packAll, type Tarball } from "./support/pack.js"
+import { missingFiles, packRelease, type Tarball } from "./support/pack.js"
 import { extractSnippets, snippetsModule } from "./support/snippets.js"
 
 const repo = join(import.meta.dirname, "..", "..")
@@ -49,6 +49,8 @@ const typeErrors = (output: string): ReadonlyArray<string> =>
 
 let scratch: string
 let tarballs: ReadonlyArray<Tarball>
+/** What `npm run pack-release -- @hookgate/node` printed for a user to type. */
+let cliInstallLine: ReadonlyArray<string>
 const timings: Array<string> = []
 const timed = async <A>(label: string, work: () => Promise<A>): Promise<A> => {
   const started = Date.now()
@@ -90,7 +92,9 @@ const withHookgateDependencies = (names: ReadonlyArray<string>): ReadonlyArray<s
 beforeAll(async () => {
   if (!existsSync(join(repo, "packages/core/dist/src/index.js"))) throw new Error("build first: npx tsc -b")
   scratch = await mkdtemp(join(tmpdir(), "hookgate-consumer-"))
-  tarballs = await timed("npm pack (all packages)", () => packAll(repo, scratch))
+  const released = await timed("pack-release (every package)", () => packRelease(repo, join(scratch, "release"), ["@hookgate/node"]))
+  tarballs = released.tarballs
+  cliInstallLine = released.installLine
 }, 900_000)
 
 afterAll(async () => {
@@ -204,30 +208,30 @@ describe("an app that installed the tarballs", () => {
     expect(stdout).not.toMatch(/skipped|todo/)
   }, 900_000)
 
-  it("runs `npx hookgate --help` and `npx hookgate demo` from the installed tarball", async () => {
-    const help = await run("npx", ["hookgate", "--help"], { cwd: app })
+  it("runs `npx @hookgate/node --help` and `npx @hookgate/node demo` from the installed tarball", async () => {
+    const help = await run("npx", ["@hookgate/node", "--help"], { cwd: app })
     expect(help.stdout).toMatch(/payment webhooks into emails that go out once/)
     expect(help.stdout).toMatch(/\bserve\b/)
     expect(help.stdout).toMatch(/\bdemo\b/)
     // The demo keeps its database and outbox under the OS temp dir for inspection: the scratch folder here.
     const demoTmp = join(scratch, "demo-tmp")
     await mkdir(demoTmp)
-    const demo = await timed("app: npx hookgate demo", () =>
-      run("npx", ["hookgate", "demo"], { cwd: app, env: { TMPDIR: demoTmp, TMP: demoTmp, TEMP: demoTmp } }))
+    const demo = await timed("app: npx @hookgate/node demo", () =>
+      run("npx", ["@hookgate/node", "demo"], { cwd: app, env: { TMPDIR: demoTmp, TMP: demoTmp, TEMP: demoTmp } }))
     expect(demo.stdout).toMatch(/one email per order/)
     expect(demo.stdout).toContain(demoTmp)
   }, 1_200_000)
 })
 
 describe("examples/worker, copied out of the repository", () => {
-  it("installs from the tarballs with its own package.json and bundles with `wrangler deploy --dry-run`", async () => {
+  it("installs from the tarballs with its own package.json; its own `npm run typecheck` and `npm test` pass", async () => {
     const worker = join(scratch, "worker")
     const { stdout: tracked } = await run("git", ["ls-files", "examples/worker"], { cwd: repo })
     for (const file of tracked.split("\n").filter((line) => line !== "")) {
       await mkdir(dirname(join(worker, file.slice("examples/worker/".length))), { recursive: true })
       await cp(join(repo, file), join(worker, file.slice("examples/worker/".length)))
     }
-    for (const file of ["tsconfig.json", "wrangler.jsonc"]) {
+    for (const file of ["tsconfig.json", "wrangler.jsonc", "vitest.config.ts"]) {
       expect([file, await readFile(join(worker, file), "utf8")]).not.toEqual([file, expect.stringContaining("../")])
     }
     const manifest = JSON.parse(await readFile(join(worker, "package.json"), "utf8")) as {
@@ -251,12 +255,29 @@ describe("examples/worker, copied out of the repository", () => {
     await timed("worker: npm install", () => run("npm", npmInstall, { cwd: worker, timeoutMs: 600_000 }))
     const ls = await run("npm", ["ls", "--all"], { cwd: worker })
     expect(ls.stdout).not.toMatch(/\binvalid\b|UNMET (PEER )?DEPENDENCY|extraneous/)
-    await timed("worker: tsc", () =>
-      run(process.execPath, [join(worker, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", "."], { cwd: worker }))
-    const outdir = join(scratch, "worker-bundle")
-    await timed("worker: wrangler deploy --dry-run", () =>
-      run("npx", ["wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: worker }))
-    const bundle = await readFile(join(outdir, "index.js"), "utf8")
-    expect(bundle).toContain("hookgate_orders")
-  }, 1_200_000)
+    // As its user would: the copy's own scripts, its own tsconfig.json and vitest.config.ts.
+    await timed("worker: npm run typecheck", () => run("npm", ["run", "typecheck"], { cwd: worker }))
+    // Its tests bundle it with `wrangler deploy --dry-run` and run the bundle in Miniflare.
+    const { stdout } = await timed("worker: npm test", () => run("npm", ["test"], { cwd: worker, timeoutMs: 900_000 }))
+    expect(stdout).toMatch(/Test Files\s+(\d+) passed \(\1\)/)
+    expect(stdout).toContain("walkthrough.test.ts")
+  }, 1_800_000)
+})
+
+describe("a project with only `npm run pack-release -- @hookgate/node`'s install line", () => {
+  it("installs the CLI from the tarballs (with the @hookgate packages it needs); `npx @hookgate/node --help` answers", async () => {
+    const project = join(scratch, "cli")
+    await mkdir(project)
+    await writeFile(join(project, "package.json"), JSON.stringify({ name: "cli-user", private: true }, null, 2))
+    const [npm, ...args] = cliInstallLine
+    expect([npm, args[0]]).toEqual(["npm", "install"])
+    // The line as printed; the flags only let the npm cache serve the registry's packages.
+    await timed("cli: npm install (the printed line)", () =>
+      run(npm!, [...args, ...npmInstall.slice(1)], { cwd: project, timeoutMs: 600_000 }))
+    const installed = JSON.parse(await readFile(join(project, "package.json"), "utf8")) as { dependencies: Record<string, string> }
+    expect(installed.dependencies["@hookgate/store-sql"]).toMatch(/^file:/)
+    const help = await run("npx", ["@hookgate/node", "--help"], { cwd: project })
+    expect(help.stdout).toMatch(/payment webhooks into emails that go out once/)
+    expect(help.stdout).toMatch(/\bserve\b/)
+  }, 900_000)
 })

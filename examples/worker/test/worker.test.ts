@@ -11,6 +11,7 @@ beforeAll(async () => {
   // The first invocation builds each isolate's runtime, which applies the D1 migrations.
   expect((await example.get("cloudflare", "/healthz")).status).toBe(200)
   expect((await example.get("resend", "/healthz")).status).toBe(200)
+  expect((await example.get("cloudflare", "/readyz")).status).toBe(200)
 })
 afterAll(() => example?.dispose())
 beforeEach(() => example.reset())

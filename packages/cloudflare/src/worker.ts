@@ -15,7 +15,7 @@ import {
   type SweepOptions
 } from "@hookgate/core"
 import type { Alerter, AlertStore } from "@hookgate/core/alerts"
-import { answerWebhookRequest, type ContractAnswer, webhookRoutes, type WebhookRoutesOptions } from "@hookgate/core/http"
+import { answerWebhookRequest, type ContractAnswer, readinessRoute, webhookRoutes, type WebhookRoutesOptions } from "@hookgate/core/http"
 import type { Mailer } from "@hookgate/core/mail"
 import { type Providers } from "@hookgate/core/providers"
 import * as Context from "effect/Context"
@@ -57,7 +57,7 @@ export interface MakeWorkerOptions<E, R = never> {
   /**
    * Routes served beside the webhook and health routes, which are always kept
    * (`adminRoutes`, your own; they may use anything the layer provides). A route
-   * of its own at `POST /webhooks/:provider` or `GET /healthz` is refused.
+   * of its own at `POST /webhooks/:provider`, `GET /healthz` or `GET /readyz` is refused.
    */
   readonly router?: HttpRouter.HttpRouter<unknown, WorkerServices | R>
   /**
@@ -158,9 +158,12 @@ const json = (answer: ContractAnswer) =>
     headers: { "content-type": "application/json" }
   })
 
-/** The webhook and health routes, with `router`'s beside them; a route of `router` that would replace one is refused. */
+/**
+ * The webhook and health routes (`/healthz`, and `/readyz`, which reads D1), with `router`'s
+ * beside them; a route of `router` that would replace one is refused.
+ */
 const keptRoutes = <R>(options: { readonly webhooks?: WebhookRoutesOptions; readonly router?: HttpRouter.HttpRouter<unknown, R> }) => {
-  const kept = webhookRoutes(options.webhooks)
+  const kept = HttpRouter.concat(webhookRoutes(options.webhooks), readinessRoute)
   if (options.router === undefined) return kept
   for (const route of options.router.routes) {
     const clash = Array.from(kept.routes).find((own) => own.path === route.path && (route.method === "*" || own.method === route.method))

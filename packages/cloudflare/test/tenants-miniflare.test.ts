@@ -61,4 +61,18 @@ describe("two shops through one Worker script (Miniflare, real D1)", () => {
     expect([...sendersA]).toEqual(["Shop A <orders@a.example>"])
     expect([...sendersB]).toEqual(["Shop B <orders@b.example>"])
   })
+
+  // Last: it drops shop B's orders table.
+  it("GET /readyz reads each shop's D1: 200 while it answers, 503 once it does not, while /healthz stays 200", async () => {
+    const get = async (path: string) => {
+      const response = await mf.dispatchFetch(`http://platform${path}`)
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+    }
+    expect(await get("/shops/a/readyz")).toEqual({ status: 200, body: { status: "ready" } })
+    expect(await get("/shops/b/readyz")).toEqual({ status: 200, body: { status: "ready" } })
+    await (await mf.getD1Database("DB_B")).prepare("DROP TABLE hookgate_orders").run()
+    expect(await get("/shops/b/readyz")).toEqual({ status: 503, body: { status: "unavailable" } })
+    expect(await get("/shops/b/healthz")).toMatchObject({ status: 200, body: { status: "ok" } })
+    expect(await get("/shops/a/readyz")).toEqual({ status: 200, body: { status: "ready" } })
+  })
 })

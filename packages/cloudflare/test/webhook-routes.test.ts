@@ -67,6 +67,7 @@ describe("makeWorker: the webhook routes are always served", () => {
     expect(await json(await worker.fetch(await webhook("o1"), env, ctx))).toEqual({ status: 200, body: { status: "sent", orderId: "test:o1" } })
     expect(await json(await worker.fetch(new Request("https://worker.example/extra"), env, ctx))).toEqual({ status: 200, body: { status: "extra" } })
     expect((await worker.fetch(new Request("https://worker.example/healthz"), env, ctx)).status).toBe(200)
+    expect(await json(await worker.fetch(new Request("https://worker.example/readyz"), env, ctx))).toEqual({ status: 200, body: { status: "ready" } })
   })
 
   it("a `router` with a route of its own there is refused when the Worker is made, naming it", () => {
@@ -75,6 +76,8 @@ describe("makeWorker: the webhook routes are always served", () => {
     )
     const health = HttpRouter.empty.pipe(HttpRouter.get("/healthz", HttpServerResponse.text("mine")))
     expect(() => harness({ router: health })).toThrow(/router declares GET \/healthz/)
+    const ready = HttpRouter.empty.pipe(HttpRouter.get("/readyz", HttpServerResponse.text("mine")))
+    expect(() => harness({ router: ready })).toThrow(/router declares GET \/readyz/)
     const any = HttpRouter.empty.pipe(HttpRouter.all("/webhooks/:provider", HttpServerResponse.text("mine")))
     expect(() => harness({ router: any })).toThrow(/router declares \* \/webhooks\/:provider/)
   })

@@ -133,9 +133,9 @@ describe("serve", () => {
     const env = { PORT: "0", HOOKGATE_DB: `${dir}/db`, HOOKGATE_OUTBOX: `${dir}/outbox`, HOOKGATE_SWEEP_EVERY: "1 hour" }
     const gateway = await startGateway(env, { args: ["serve", "--dev"] })
     try {
-      const line = /^\s+HOOKGATE_ADMIN_TOKEN=(dev-\S+) PORT=(\d+) npx hookgate sweep$/m.exec(gateway.output())
+      const line = /^\s+HOOKGATE_ADMIN_TOKEN=(dev-\S+) PORT=(\d+) npx @hookgate\/node sweep$/m.exec(gateway.output())
       expect(line, gateway.output()).not.toBeNull()
-      expect(gateway.output()).toContain("npx hookgate config check --dev")
+      expect(gateway.output()).toContain("npx @hookgate/node config check --dev")
       expect(gateway.output()).not.toContain("npm start only")
       const swept = await runCli({ HOOKGATE_DB: `${dir}/db`, HOOKGATE_ADMIN_TOKEN: line![1]!, PORT: line![2]! }, ["sweep"])
       expect(swept.code, swept.stderr).toBe(0)

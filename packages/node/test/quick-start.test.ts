@@ -22,7 +22,7 @@ describe("the README quick start", () => {
       expect(token.length).toBeGreaterThanOrEqual(24)
       expect((await admin(gateway.url, "/admin/stats", {}, token)).status).toBe(200)
       expect((await admin(gateway.url, "/admin/stats", {}, "dev-admin-token")).status).toBe(401)
-      const line = /^\s+(STRIPE_WEBHOOK_SECRET=\S+ PORT=\d+) npx hookgate (send-test .*)$/m.exec(output)
+      const line = /^\s+(STRIPE_WEBHOOK_SECRET=\S+ PORT=\d+) npx @hookgate\/node (send-test .*)$/m.exec(output)
       expect(line, output).not.toBeNull()
       const env = Object.fromEntries(line![1]!.split(" ").map((pair) => pair.split("=") as [string, string]))
       const { code, stderr, stdout } = await runCli(env, line![2]!.split(" "))
@@ -34,9 +34,9 @@ describe("the README quick start", () => {
     }
   }, 120_000)
 
-  it("`npx hookgate` resolves to the gateway's command from the repository root", async () => {
+  it("`npx @hookgate/node` resolves to the gateway's command from the repository root", async () => {
     const help = await new Promise<string>((resolve) => {
-      const child = spawn("npx", ["--no-install", "hookgate", "--help"], { cwd: REPOSITORY_ROOT })
+      const child = spawn("npx", ["--no-install", "@hookgate/node", "--help"], { cwd: REPOSITORY_ROOT })
       let out = ""
       child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()))
       child.on("exit", () => resolve(out))

@@ -42,20 +42,38 @@ interface PackJson {
   readonly files: ReadonlyArray<{ readonly path: string }>
 }
 
-/** `npm pack` of every publishable package into `destination`, in one npm run. */
-export const packAll = async (repo: string, destination: string): Promise<ReadonlyArray<Tarball>> => {
-  const packages = await publishablePackages(repo)
-  const workspaces = packages.flatMap(({ dir }) => ["--workspace", dir])
-  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", destination, ...workspaces], { cwd: repo })
-  const packed = JSON.parse(stdout) as ReadonlyArray<PackJson>
-  return packed.map((entry) => ({
-    name: entry.name,
-    version: entry.version,
-    path: join(destination, entry.filename),
-    size: entry.size,
-    files: entry.files.map((file) => file.path),
-    manifest: packages.find(({ manifest }) => manifest.name === entry.name)!.manifest
-  }))
+export interface PackRelease {
+  readonly tarballs: ReadonlyArray<Tarball>
+  /** The `npm install …` line the script printed, as words (`sh` quoting undone). */
+  readonly installLine: ReadonlyArray<string>
+}
+
+/** The words of a line of `sh`, as pack-release quotes them (plain words, or 'single-quoted'). */
+const shellWords = (line: string): ReadonlyArray<string> =>
+  Array.from(line.matchAll(/(?:[^\s']+|'[^']*')+/g), ([word]) => word.replace(/'([^']*)'/g, "$1"))
+
+/**
+ * `scripts/pack-release.mjs` (what `npm run pack-release` runs after its build): `npm pack`
+ * of every publishable package into `destination`, in one npm run, and the install line it
+ * prints for `packages` (all when empty).
+ */
+export const packRelease = async (repo: string, destination: string, packages: ReadonlyArray<string> = []): Promise<PackRelease> => {
+  const manifests = await publishablePackages(repo)
+  const { stdout } = await run(process.execPath, [join(repo, "scripts/pack-release.mjs"), "--out", destination, ...packages], { cwd: repo })
+  const packed = JSON.parse(await readFile(join(destination, "packed.json"), "utf8")) as ReadonlyArray<PackJson>
+  const printed = stdout.split("\n").map((line) => line.trim()).filter((line) => line.startsWith("npm install "))
+  if (printed.length !== 1) throw new Error(`pack-release printed ${printed.length} install lines:\n${stdout}`)
+  return {
+    installLine: shellWords(printed[0]!),
+    tarballs: packed.map((entry) => ({
+      name: entry.name,
+      version: entry.version,
+      path: join(destination, entry.filename),
+      size: entry.size,
+      files: entry.files.map((file) => file.path),
+      manifest: manifests.find(({ manifest }) => manifest.name === entry.name)!.manifest
+    }))
+  }
 }
 
 /** The files a tarball's `exports`, `bin` and declaration maps need but it does not hold. */

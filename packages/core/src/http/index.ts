@@ -7,6 +7,7 @@
 export * from "./contract.js"
 export * from "./errors.js"
 export { answerWebhookRequest, DEFAULT_MAX_BODY_BYTES, webhookRoutes, type WebhookRoutesOptions } from "./webhook-routes.js"
+export { readinessRoute } from "./readiness-route.js"
 export { toWebHandler } from "./web-handler.js"
 export { adminRoutes, type AdminRoutesOptions } from "./admin-routes.js"
 export { type AdminToken, adminTokenGuard, resolveAdminToken, tokenMatches } from "./admin-token.js"

@@ -107,7 +107,7 @@ export const demoCommand = Command.make("demo", {}, () =>
       if (files.length !== orders.length || stats.orders.sent !== orders.length) {
         return yield* Effect.dieMessage("the demo expected exactly one email per order")
       }
-      yield* Console.log(`\none email per order. Inspect with: HOOKGATE_DB=${settings.HOOKGATE_DB} npx hookgate orders list`)
+      yield* Console.log(`\none email per order. Inspect with: HOOKGATE_DB=${settings.HOOKGATE_DB} npx @hookgate/node orders list`)
     })
   }).pipe(Effect.scoped, Logger.withMinimumLogLevel(LogLevel.Error)) // the demo fails one send on purpose: no WARN line for it
 ).pipe(Command.withDescription("run a gateway on a temporary database and show deduplication and recovery"))

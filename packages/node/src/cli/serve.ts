@@ -39,9 +39,9 @@ const banner = (url: string, supplied: ReadonlyArray<string>) =>
       lines.push(
         "",
         "Try it from a second terminal:",
-        `  ${secretName}=${secret} PORT=${port} npx hookgate send-test ${provider} --replays 3 --concurrency 4`,
-        ...(token === undefined ? [] : [`  HOOKGATE_ADMIN_TOKEN=${token} PORT=${port} npx hookgate sweep`]),
-        "  npx hookgate config check --dev"
+        `  ${secretName}=${secret} PORT=${port} npx @hookgate/node send-test ${provider} --replays 3 --concurrency 4`,
+        ...(token === undefined ? [] : [`  HOOKGATE_ADMIN_TOKEN=${token} PORT=${port} npx @hookgate/node sweep`]),
+        "  npx @hookgate/node config check --dev"
       )
     }
     // For the human at the terminal, on stderr: stdout carries only log lines (one JSON object each by default).
