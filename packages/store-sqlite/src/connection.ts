@@ -169,6 +169,26 @@ export const makeSqliteConnection = (filename: string, busyTimeoutMs: number, op
           } catch (cause) {
             return isBusyCause(cause) ? viaClient() : Effect.fail(new SqlError({ cause, message: "Failed to execute statement" }))
           }
+        }),
+      // Statements that stand or fall together, in one driver transaction (BEGIN IMMEDIATE:
+      // the write lock first, so the first statement's read and the last one's write see one state).
+      runAtomic: (calls, viaAtomic) =>
+        Effect.withFiberRuntime((fiber) => {
+          if (held > 0 || tracingEnabled(fiber)) return viaAtomic()
+          let statements: ReadonlyArray<Sqlite.Statement>
+          try {
+            statements = calls.map((call) => prepare(call.text))
+          } catch {
+            return viaAtomic()
+          }
+          const safeIntegers = Context.get(fiber.currentContext, SqlClient.SafeIntegers)
+          try {
+            return Effect.succeed(
+              db.transaction(() => statements.map((statement, i) => runNow(statement, calls[i]!.params, safeIntegers, false))).immediate()
+            )
+          } catch (cause) {
+            return isBusyCause(cause) ? viaAtomic() : Effect.fail(new SqlError({ cause, message: "Failed to execute statement" }))
+          }
         })
     }
 
