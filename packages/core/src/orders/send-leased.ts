@@ -94,10 +94,20 @@ const attemptNote = (
   detail: attemptDetail(detail)
 })
 
-/** A record that found the lease taken over: counted on the order, the attempt kept as `lease_lost`. */
+const lostResult = { sent: "the mailer accepted it", held: "held", retry: "failed", capped: "failed", failed: "failed", lease_lost: "lost" }
+
+/** A record that found the lease taken over: counted on the order, the attempt kept as `lease_lost`, saying how it ended. */
 const noteLost = <A>(leased: Leased, note: AttemptNote, now: number, value: A) =>
   Effect.flatMap(OrderStore, (store) =>
-    store.noteLeaseLost(leased.order.key, { token: leased.token, now, attempt: { ...note, outcome: "lease_lost" } }).pipe(
+    store.noteLeaseLost(leased.order.key, {
+      token: leased.token,
+      now,
+      attempt: {
+        ...note,
+        outcome: "lease_lost",
+        detail: attemptDetail(`${lostResult[note.outcome]}${note.detail === null ? "" : `: ${note.detail}`}`)
+      }
+    }).pipe(
       Effect.catchAll((error) => Effect.logError("could not count a lost lease", error)),
       Effect.as(lost(value))
     ))

@@ -203,6 +203,7 @@ export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
         const history = yield* store.attempts("test:o1", { limit: 10 })
         expect(history.map((a) => [a.number, a.outcome, a.errorClass])).toEqual([[1, "lease_lost", null], [1, "sent", null]])
         expect(history[0]!.startedAt).toBe(0)
+        expect(history[0]!.detail).toMatch(/^the mailer accepted it: /)
         expect(history[1]!.detail).toBe(taken.messageId)
       })
     )
