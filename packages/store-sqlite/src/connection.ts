@@ -154,6 +154,11 @@ export const makeSqliteConnection = (filename: string, busyTimeoutMs: number, op
       )
     )
 
+    // One driver transaction function, made once: its statements and parameters are its arguments.
+    const inTransaction = db.transaction(
+      (statements: ReadonlyArray<Sqlite.Statement>, calls: ReadonlyArray<SqlStore.CompiledCall>, safeIntegers: boolean) =>
+        statements.map((statement, i) => runNow(statement, calls[i]!.params, safeIntegers, false))
+    )
     const direct: SqlStore.DirectStatementsShape = {
       run: (sql, params, viaClient) =>
         Effect.withFiberRuntime((fiber) => {
@@ -183,9 +188,7 @@ export const makeSqliteConnection = (filename: string, busyTimeoutMs: number, op
           }
           const safeIntegers = Context.get(fiber.currentContext, SqlClient.SafeIntegers)
           try {
-            return Effect.succeed(
-              db.transaction(() => statements.map((statement, i) => runNow(statement, calls[i]!.params, safeIntegers, false))).immediate()
-            )
+            return Effect.succeed(inTransaction.immediate(statements, calls, safeIntegers))
           } catch (cause) {
             return isBusyCause(cause) ? viaAtomic() : Effect.fail(new SqlError({ cause, message: "Failed to execute statement" }))
           }
