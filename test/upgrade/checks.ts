@@ -1,5 +1,5 @@
 import { expect } from "@effect/vitest"
-import { OrderStore, sweep } from "@hookgate/core"
+import { lastRuns, OrderStore, sweep } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { type CampaignBatchMessage, CampaignQueue, Campaigns } from "@hookgate/core/campaigns"
 import { layerTestPipeline, RecordingAlerter, ScriptedMailer } from "@hookgate/testing"
@@ -52,6 +52,9 @@ const checks = (queued: Array<CampaignBatchMessage>) =>
     expect(yield* order("uncertain")).toMatchObject({ attempts: 1, uncertain: true })
     expect((yield* order("killed")).leaseToken).not.toBeNull()
     expect((yield* store.stats).orders).toEqual({ pending: 3, sent: 1, failed: 1, capped: 2, unknown: 0 })
+    // The release kept no attempt history: every order has none, and no run is recorded.
+    for (const id of Object.keys(ORDERS)) expect(yield* store.attempts(`test:${id}`, { limit: 10 }), id).toEqual([])
+    expect(yield* lastRuns).toEqual({ sweep: null, reconcile: null })
 
     const alerts = new Map((yield* Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))).map((a) => [a.orderKey, a]))
     expect(alerts.size).toBe(3)
@@ -69,11 +72,18 @@ const checks = (queued: Array<CampaignBatchMessage>) =>
     yield* TestClock.setTime(newest + 2 * 24 * 60 * 60 * 1000)
     const report = yield* sweep()
     expect(report).toMatchObject({ sent: 3, alertsAttempted: 1, alertsDelivered: 1 })
-    expect((yield* sweep()).scanned).toBe(0)
+    const second = yield* sweep()
+    expect(second.scanned).toBe(0)
     const mailer = yield* ScriptedMailer
     const orderEmails = (yield* mailer.delivered).map((d) => d.email.to).sort()
     expect(orderEmails).toEqual(["killed@example.com", "pending@example.com", "uncertain@example.com"])
     for (const id of ["pending", "uncertain", "killed"]) expect((yield* order(id)).status, id).toBe("sent")
+    // Today's attempts are kept: one row each, after the release's (uncounted) history.
+    for (const id of ["pending", "uncertain", "killed"]) {
+      const attempts = yield* store.attempts(`test:${id}`, { limit: 10 })
+      expect(attempts.map((a) => a.outcome), id).toEqual(["sent"])
+    }
+    expect((yield* lastRuns).sweep?.report).toEqual(second)
     // The killed sender's email may be out: taking its expired lease over marks it uncertain.
     expect((yield* order("killed")).uncertain).toBe(true)
     const retried = yield* Effect.flatMap(RecordingAlerter, (a) => a.attempts)

@@ -174,6 +174,13 @@ describe("the example Worker, bundled by wrangler, in Miniflare", () => {
       (result) => result.results.length === 1
     )
     expect(String(alerts.results[0]!["message"])).toMatch(/^6 paid orders arrived only through reconciliation/)
+    // The cron's sweep and reconciliation are kept in D1 as the last runs (the console's overview).
+    const runs = await example.db("resend").prepare("SELECT kind, report FROM hookgate_runs ORDER BY kind").all()
+    expect(runs.results.map((r) => r["kind"])).toEqual(["reconcile", "sweep"])
+    expect(JSON.parse(String(runs.results[0]!["report"]))).toMatchObject({
+      dryRun: false,
+      providers: [{ provider: "stripe", seen: 7, new: 6, unpaid: 1, error: null }]
+    })
     // A second cron run finds nothing new; the webhook that finally comes is a duplicate.
     await example.scheduled("resend")
     expect(buyers()).toHaveLength(6)

@@ -49,6 +49,9 @@ export {
 } from "./orders/reconcile.js"
 export { makeMemoryCursors, ReconcileCursors, type ReconcileCursorsShape } from "./orders/reconcile-cursors.js"
 export { runSweeper, sweep, type SweepOptions, SweepReport } from "./orders/sweep.js"
+export { Attempt, ATTEMPT_DETAIL_MAX, attemptDetail, type AttemptNote, AttemptOutcome } from "./orders/attempt.js"
+export { makeMemoryRunLog, RunKind, RunLog, type RunLogShape, type StoredRun } from "./orders/run-log.js"
+export { type LastRun, type LastRuns, lastRuns } from "./orders/last-runs.js"
 export { Metrics, UNKNOWN_PROVIDER_LABEL } from "./observability/metrics.js"
 /** Duration settings in every form an operator writes them (`5m`, `2m 30s`, `5 minutes`, `30000`, `PT5M`). */
 export { DURATION_FORMS, durationConfig, parseDuration } from "./kernel/duration-config.js"

@@ -67,6 +67,7 @@ describe("the admin token guard", () => {
       ["/admin/orders/test%3Ao1/retry", { method: "POST", body: JSON.stringify({ confirm: true }) }],
       ["/admin/alerts", {}],
       ["/admin/sweep", { method: "POST" }],
+      ["/admin/runs", {}],
       ["/admin/reconcile", { method: "POST" }],
       ["/admin/campaigns", {}],
       ["/admin/campaigns", { method: "POST", body: JSON.stringify({ id: "c1", template: { from: "a@example.com", subject: "s", text: "t" } }) }],
@@ -100,13 +101,18 @@ describe("the admin token guard", () => {
     const one = await call("/admin/orders/test%3Ao1")
     expect(one).toMatchObject({ status: 200, body: { order: { key: "test:o1", status: "sent" } } })
     expect(one.body.receipts).toEqual(expect.any(Array)) // the memory store keeps no receipts
+    expect(one.body.attempts).toMatchObject([{ orderKey: "test:o1", number: 1, outcome: "sent", errorClass: null }])
     expect(await call("/admin/orders/test%3Anope")).toEqual({ status: 404, body: { status: "not_found", orderId: "test:nope" } })
     const retry = "/admin/orders/test%3Ao1/retry"
     expect(await call(retry, { method: "POST", body: "{}" })).toMatchObject({ status: 400, body: { status: "confirm_required" } })
     expect(await call(retry, { method: "POST", body: JSON.stringify({ confirm: true }) }))
       .toMatchObject({ status: 409, body: { status: "not_retryable" } })
     expect(await call("/admin/alerts")).toEqual({ status: 200, body: { alerts: [] } })
-    expect(await call("/admin/sweep", { method: "POST" })).toMatchObject({ status: 200 })
+    expect(await call("/admin/runs")).toEqual({ status: 200, body: { sweep: null, reconcile: null } })
+    const swept = await call("/admin/sweep", { method: "POST" })
+    expect(swept).toMatchObject({ status: 200 })
+    const runs = await call("/admin/runs")
+    expect(runs).toMatchObject({ status: 200, body: { sweep: { report: swept.body, startedAt: expect.any(Number) }, reconcile: null } })
   })
 
   it("shows each alert's delivery attempts, and the sweep's report counts the alerts it attempted", async () => {

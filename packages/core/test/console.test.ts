@@ -9,10 +9,15 @@ import {
   layerMemoryStore,
   layerTestPipeline,
   makeTestProvider,
+  MailerSteps,
+  newOrder,
+  type ScriptedMailerOptions,
   paidEvent,
   signTestRequest,
   TEST_SECRET
 } from "@hookgate/testing"
+import { Attempt, newLeasedOrder, Order, ProviderReconcileSummary, ReconcileReport, RunLog, sweep } from "@hookgate/core"
+import { timelineView } from "../src/console/views.js"
 import { Config, Effect, Layer, Redacted } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 
@@ -27,9 +32,22 @@ afterEach(async () => {
 })
 
 const gateway = (
-  options: { token?: Parameters<typeof consoleRoutes>[0]["token"]; sessionTtl?: string; origin?: string; setup?: Layer.Layer<never, never, CampaignStore> } = {}
+  options: {
+    token?: Parameters<typeof consoleRoutes>[0]["token"]
+    sessionTtl?: string
+    origin?: string
+    setup?: Layer.Layer<never, never, CampaignStore>
+    mailer?: ScriptedMailerOptions
+    /** Run on the pipeline's services before the first request (a sweep, a run recorded). */
+    before?: Layer.Layer<never, never, Layer.Layer.Success<ReturnType<typeof layerTestPipeline>>>
+  } = {}
 ) => {
-  const pipeline = layerTestPipeline({ store: layerMemoryStore, providers: [makeTestProvider({ secret: TEST_SECRET })] })
+  const testPipeline = layerTestPipeline({
+    store: layerMemoryStore,
+    providers: [makeTestProvider({ secret: TEST_SECRET })],
+    ...(options.mailer ? { mailer: options.mailer } : {})
+  })
+  const pipeline = options.before === undefined ? testPipeline : Layer.provideMerge(options.before, testPipeline)
   // The ledgers' campaign alerts go to the same memory store as the pipeline's (one build, one instance).
   const memoryLedgers = layerMemoryLedgers.pipe(Layer.provide(layerMemoryStore))
   const ledgers = options.setup === undefined ? memoryLedgers : Layer.provideMerge(options.setup, memoryLedgers)
@@ -198,6 +216,103 @@ describe("escaping", () => {
     expect(page.text).not.toMatch(/href="javascript:/)
     expect(page.text).toContain("<bdi>invoice[U+202E]gnp.exe</bdi>")
     expect(page.text).not.toContain("\u202E")
+  })
+})
+
+describe("the overview's last runs and an order's attempts", () => {
+  it("the overview says when no sweep or reconciliation ran yet", async () => {
+    const g = gateway()
+    await g.signIn()
+    const page = await g.call("/console")
+    expect(page.text).toContain("No sweep recorded yet.")
+    expect(page.text).toContain("No reconciliation run recorded yet.")
+  })
+
+  it("the overview shows the last sweep and the last reconciliation run, escaped", async () => {
+    const hostile = "<img src=x onerror=alert(1)>"
+    const reconciled = new ReconcileReport({
+      dryRun: false,
+      providers: [
+        new ProviderReconcileSummary({
+          provider: "stripe",
+          since: Date.UTC(2026, 0, 1),
+          seen: 45,
+          known: 10,
+          new: 30,
+          unpaid: 5,
+          unfulfillable: 0,
+          failed: 0,
+          cursor: Date.UTC(2026, 0, 2),
+          error: { reason: "unavailable", detail: `List Events answered 503 ${hostile}`, setting: null, requestId: "req_1" }
+        })
+      ],
+      skipped: [{ provider: "creem", reason: "its API cannot rebuild the webhook's fulfilment" }]
+    })
+    const before = Layer.effectDiscard(Effect.gen(function*() {
+      yield* sweep()
+      const log = yield* RunLog
+      yield* log.record({ kind: "reconcile", startedAt: Date.UTC(2026, 0, 2), finishedAt: Date.UTC(2026, 0, 2, 0, 0, 3), report: JSON.stringify(reconciled) })
+    }).pipe(Effect.orDie))
+    const g = gateway({ before })
+    await g.signIn()
+    const page = await g.call("/console")
+    expect(page.status).toBe(200)
+    expect(page.text).not.toContain("No sweep recorded yet.")
+    expect(page.text).toMatch(/<h2>Last sweep<\/h2>\n<p>Finished <time>\d{4}-\d\d-\d\dT[\d:.]+Z<\/time>/)
+    expect(page.text).toContain("<dt>Due orders found</dt><dd>0</dd>")
+    expect(page.text).toContain("Finished <time>2026-01-02T00:00:03Z</time> (took 3.0 s)")
+    expect(page.text).toContain("<h3><bdi>stripe</bdi></h3>")
+    expect(page.text).toContain("<dt>New (no webhook had come)</dt><dd>30</dd>")
+    expect(page.text).toContain("<dt>Unpaid</dt><dd>5</dd>")
+    expect(page.text).toContain("Stopped early (unavailable): <bdi>List Events answered 503 &lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;</bdi>")
+    expect(page.text).toContain("Skipped <bdi>creem</bdi>")
+    expect(page.text).not.toContain("<img")
+  })
+
+  it("an order's timeline lists each attempt with its outcome and error class, a hostile error as text", async () => {
+    const hostile = "<script>alert(1)</script> \"><img src=x onerror=alert(2)>"
+    const g = gateway({
+      mailer: { script: [MailerSteps.rejected(hostile), MailerSteps.transient(), MailerSteps.transient(), MailerSteps.transient()] }
+    })
+    expect((await deliverPaid(g.call, "o1")).status).toBe(200) // failed: rejected for good
+    const page0 = await g.signIn().then(() => g.call(`/console/orders/${encodeURIComponent("test:o1")}`))
+    const csrf = g.csrfOf(page0.text)!
+    const retried = await g.call(`/console/orders/${encodeURIComponent("test:o1")}/retry`, {
+      method: "POST",
+      form: { _csrf: csrf },
+      headers: { origin: ORIGIN }
+    })
+    expect(retried.headers.get("location")).toContain("done=retry")
+    const page = await g.call(`/console/orders/${encodeURIComponent("test:o1")}`)
+    const items = [...page.text.matchAll(/<li class="([^"]+)">([\s\S]*?)<\/li>/g)].map((m) => [m[1], m[2]])
+    const attempts = items.filter(([kind]) => kind!.startsWith("attempt"))
+    expect(attempts.map(([kind]) => kind)).toEqual(["attempt failed", "attempt retry"])
+    expect(attempts[0]![1]).toContain("<strong>attempt 1: failed for good (Rejected)</strong>")
+    expect(attempts[0]![1]).toContain("&lt;script&gt;alert(1)&lt;&#x2F;script&gt; &quot;&gt;&lt;img src&#x3D;x onerror&#x3D;alert(2)&gt;")
+    expect(attempts[1]![1]).toContain("<strong>attempt 1: failed, to be retried (Transient)</strong>")
+    expect(attempts[1]![1]).toMatch(/<small>started \d{4}-/)
+    // Received first, then the attempts in time order, then the failed order's alert after its attempt.
+    expect(items[0]![0]).toBe("received")
+    expect(items.map(([kind]) => kind)).toContain("alert")
+    expect(page.text).not.toContain("<script>alert")
+    expect(page.text).not.toContain("<img")
+  })
+})
+
+describe("an order's timeline", () => {
+  it("of an order stored before the attempt history: its count of failed attempts with the last error, and when it was sent", async () => {
+    const stored = newLeasedOrder(await Effect.runPromise(newOrder("old")), { token: "t", now: 1_000, until: 2_000 })
+    const order = new Order({ ...stored, attempts: 2, lastError: "boom", updatedAt: 5_000, sentAt: 9_000, messageId: "m1", status: "sent" })
+    expect(timelineView(order, [], [], []).map((e) => [e.kind, e.label, e.detail])).toEqual([
+      ["received", "received", "order.paid (evt_old)"],
+      ["attempt", "2 failed attempts", "boom"],
+      ["sent", "sent", "m1"]
+    ])
+    const attempt = new Attempt({ orderKey: order.key, number: 3, outcome: "sent", errorClass: null, detail: "m1", startedAt: 8_000, recordedAt: 9_000 })
+    expect(timelineView(order, [attempt], [], []).map((e) => [e.kind, e.label])).toEqual([
+      ["received", "received"],
+      ["attempt sent", "attempt 3: sent"]
+    ])
   })
 })
 

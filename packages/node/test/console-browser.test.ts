@@ -131,7 +131,13 @@ describe("the console in chromium", () => {
   it("finds an order by email and shows its timeline", async () => {
     const signed = await signStripe(stripeBody("browser-alice", "alice@example.com"))
     expect((await deliver(gateway.url, signed)).body.status).toBe("sent")
+    // The last sweep (whoever ran it: here the admin route) shows on the overview, from the store.
+    const swept = (await admin(gateway.url, "/admin/sweep", { method: "POST" })).body
     await signIn()
+    const overview = await page.textContent("main")
+    expect(overview).toContain("Last sweep")
+    expect(overview).not.toContain("No sweep recorded yet.")
+    expect(overview).toMatch(new RegExp(`Due orders found\\s*${swept.scanned}`))
     await shot("overview")
     await page.click("nav >> text=Orders")
     await page.fill("input[name=q]", "ALICE@example.com")
@@ -143,7 +149,7 @@ describe("the console in chromium", () => {
     await page.waitForURL(/\/console\/orders\/stripe%3Acs_test_browser-alice/)
     const timeline = await page.textContent(".timeline")
     expect(timeline).toContain("received")
-    expect(timeline).toContain("sent")
+    expect(timeline).toContain("attempt 1: sent")
     await shot("order")
     // The README's picture: HOOKGATE_README_SCREENSHOT=1 rewrites it.
     if (process.env.HOOKGATE_README_SCREENSHOT === "1") {
@@ -166,6 +172,10 @@ describe("the console in chromium", () => {
     await page.click("text=Retry now")
     await page.waitForURL(/done=sent/)
     expect(await page.textContent(".flash")).toContain("Sent")
+    // Each attempt on the timeline: the failed ones with their error class, then the one that sent.
+    const timeline = await page.textContent(".timeline")
+    expect(timeline).toMatch(/attempt \d+: failed, the cap reached \(Transient\)/)
+    expect(timeline).toContain("attempt 1: sent")
     expect(resend.emails.filter((e) => e.idempotencyKey === `hookgate/order/${signed.orderKey}`)).toHaveLength(1)
     expect((await admin(gateway.url, `/admin/orders/${encodeURIComponent(signed.orderKey)}`)).body.order.status).toBe("sent")
     expect(gateway.stdout()).toMatch(/console: retry now[^\n]*Ops Olga/)

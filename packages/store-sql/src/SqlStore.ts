@@ -14,7 +14,7 @@ export const make = () => makeSqlStoreServices
 export const layer = () => layerSqlStore
 
 export { SqlAtomic } from "./atomic.js"
-export { DirectStatements, type DirectStatementsShape } from "./compiled.js"
+export { type CompiledCall, DirectStatements, type DirectStatementsShape } from "./compiled.js"
 export { loader, migrations, MIGRATIONS_TABLE } from "./migrations/index.js"
 export { migrate } from "./migrate.js"
 export { checkSchemaVersion, NEWEST_MIGRATION, refuseNewer, SchemaTooNew } from "./schema-version.js"

@@ -1,4 +1,4 @@
-import { EventReceipt, Fulfilment, Order } from "@hookgate/core"
+import { Attempt, EventReceipt, Fulfilment, Order, RunKind, type StoredRun } from "@hookgate/core"
 import { Alert } from "@hookgate/core/alerts"
 import * as Schema from "effect/Schema"
 
@@ -242,3 +242,35 @@ export const StatsRow = Schema.Struct({
   alerts_undelivered: SqlInt,
   receipts: SqlInt
 })
+
+const AttemptRow = Schema.Struct({
+  order_key: Schema.String,
+  attempt: SqlInt,
+  outcome: KnownOrUnknown(Attempt.fields.outcome),
+  error_class: Schema.NullOr(Schema.String),
+  detail: Schema.NullOr(Schema.String),
+  started_at: SqlInt,
+  recorded_at: SqlInt
+})
+
+/** A row of `hookgate_attempts` (the lease token is not read: it is never shown). */
+export const decodeAttempt = (row: unknown) => {
+  const r = Schema.decodeUnknownSync(AttemptRow)(row)
+  return new Attempt({
+    orderKey: r.order_key,
+    number: r.attempt,
+    outcome: r.outcome,
+    errorClass: r.error_class,
+    detail: r.detail,
+    startedAt: r.started_at,
+    recordedAt: r.recorded_at
+  }, true) // decoded just now
+}
+
+const RunRow = Schema.Struct({ kind: RunKind, started_at: SqlInt, finished_at: SqlInt, report: Schema.String })
+
+/** A row of `hookgate_runs`. */
+export const decodeRun = (row: unknown): StoredRun => {
+  const r = Schema.decodeUnknownSync(RunRow)(row)
+  return { kind: r.kind, startedAt: r.started_at, finishedAt: r.finished_at, report: r.report }
+}

@@ -1,4 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import {
   Lease,
   type LeaseShape,
@@ -6,7 +7,8 @@ import {
   newLeasedOrder,
   OrderStore,
   type OrderStoreShape,
-  ReconcileCursors
+  ReconcileCursors,
+  RunLog
 } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { CampaignStore } from "@hookgate/core/campaigns"
@@ -18,11 +20,13 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { SqlAtomic } from "./atomic.js"
 import { compiled, DirectStatements } from "./compiled.js"
-import { decodeOrder, decodeReceipt, StatsRow } from "./rows.js"
+import { decodeAttempt, decodeOrder, decodeReceipt, StatsRow } from "./rows.js"
+import { insertLostAttempt, recordedStep } from "./sql-attempts.js"
 import { insertReleaseAlert, makeSqlAlertStore } from "./sql-alerts.js"
 import { makeSqlCampaignStore } from "./sql-campaigns.js"
 import { makeSqlReconcileCursors } from "./sql-cursors.js"
 import { makeSqlPrune } from "./sql-prune.js"
+import { makeSqlRunLog } from "./sql-runs.js"
 import { makeSqlDeadLetters, makeSqlMessageLedger } from "./sql-messages.js"
 import { unavailable } from "./unavailable.js"
 
@@ -116,9 +120,10 @@ RETURNING *`)
   const acquireAny = acquireStatement(false)
 
   const completeStatement = (mailerHonoursKeys: boolean) =>
-    compiled<"key" | "token" | "messageId" | "now", { possible_duplicate: number | string }>(
+    recordedStep<"key" | "token" | "messageId" | "now", { possible_duplicate: number | string }>(
       sql,
       direct,
+      atomic,
       ["key", "token", "messageId", "now"],
       ($) =>
         sql`UPDATE hookgate_orders SET
@@ -132,7 +137,7 @@ RETURNING ${mailerHonoursKeys ? sql`0` : sql`uncertain`} AS possible_duplicate`
   const completeUnhonoured = completeStatement(false)
 
   const releaseStatement = (uncertain: boolean) =>
-    compiled(sql, direct, ["key", "token", "status", "attempts", "error", "nextAttemptAt", "now"], ($) =>
+    recordedStep(sql, direct, atomic, ["key", "token", "status", "attempts", "error", "nextAttemptAt", "now"], ($) =>
       sql`UPDATE hookgate_orders SET
   status = ${$.status}, attempts = ${$.attempts}, last_error = ${$.error},
   next_attempt_at = ${$.nextAttemptAt}, updated_at = ${$.now},
@@ -224,10 +229,18 @@ ORDER BY received_at DESC, event_id LIMIT ${limit}`.pipe(
         unavailable("notePrevented")
       ),
 
-    noteLeaseLost: (key) =>
-      noteLeaseLostStatement.run({ key }).pipe(
-        Effect.asVoid,
-        unavailable("noteLeaseLost")
+    noteLeaseLost: (key, lost) =>
+      Effect.asVoid<unknown, SqlError, never>(
+        lost === undefined
+          ? noteLeaseLostStatement.run({ key })
+          : atomic.run([noteLeaseLostStatement.statement({ key }), insertLostAttempt(sql, key, lost)])
+      ).pipe(unavailable("noteLeaseLost")),
+
+    attempts: (key, { limit }) =>
+      sql`SELECT * FROM hookgate_attempts WHERE order_key = ${key}
+ORDER BY recorded_at DESC, attempt DESC LIMIT ${limit}`.pipe(
+        Effect.map((rows) => rows.map(decodeAttempt)),
+        unavailable("attempts")
       ),
 
     requeue: (key, now) =>
@@ -273,8 +286,8 @@ WHERE order_key = ${key} AND status IN ('capped', 'failed') RETURNING *`.pipe(
       )
     },
 
-    complete: (key, token, receipt, { mailerHonoursKeys, now }) =>
-      (mailerHonoursKeys ? completeHonoured : completeUnhonoured).run({ key, token, messageId: receipt.messageId, now }).pipe(
+    complete: (key, token, receipt, { attempt, mailerHonoursKeys, now }) =>
+      (mailerHonoursKeys ? completeHonoured : completeUnhonoured).run({ key, token, messageId: receipt.messageId, now }, attempt).pipe(
         Effect.map((rows) =>
           Option.map(Option.fromNullable(rows[0]), (row) => ({ possibleDuplicate: Number(row.possible_duplicate) === 1 }))),
         unavailable("complete")
@@ -292,12 +305,13 @@ WHERE order_key = ${key} AND status IN ('capped', 'failed') RETURNING *`.pipe(
         now: failure.now
       }
       if (Option.isNone(failure.alert)) {
-        return release.run(values).pipe(Effect.map((rows) => rows.length > 0), unavailable("release"))
+        return release.run(values, failure.attempt).pipe(Effect.map((rows) => rows.length > 0), unavailable("release"))
       }
       const alert = failure.alert.value
+      const { statements, writeAt } = release.statements(values, failure.attempt)
       // Stored in the same atomic step, and only if this very release applied.
-      return atomic.run([release.statement(values), insertReleaseAlert(sql, alert, key, token)]).pipe(
-        Effect.map(([updated]) => (updated ?? []).length > 0),
+      return atomic.run([...statements, insertReleaseAlert(sql, alert, key, token)]).pipe(
+        Effect.map((results) => (results[writeAt] ?? []).length > 0),
         unavailable("release")
       )
     }
@@ -315,11 +329,13 @@ export type SqlStoreServices =
   | DeadLetterStore
   | CampaignStore
   | ReconcileCursors
+  | RunLog
 
 /**
  * Every port on the `SqlClient` in context (migrations must have run):
- * `OrderStore` and `Lease`, `AlertStore`, and the queue and campaign ledgers
- * (`MessageLedger`, `DeadLetterStore`, `CampaignStore`), as one `Context`.
+ * `OrderStore` and `Lease`, `AlertStore`, the queue and campaign ledgers
+ * (`MessageLedger`, `DeadLetterStore`, `CampaignStore`), the reconciliation cursors
+ * and the `RunLog`, as one `Context`.
  */
 export const makeSqlStoreServices: Effect.Effect<Context.Context<SqlStoreServices>, never, SqlClient.SqlClient | SqlAtomic> =
   Effect.gen(function*() {
@@ -332,7 +348,8 @@ export const makeSqlStoreServices: Effect.Effect<Context.Context<SqlStoreService
       Context.add(MessageLedger, yield* makeSqlMessageLedger),
       Context.add(DeadLetterStore, yield* makeSqlDeadLetters),
       Context.add(CampaignStore, yield* makeSqlCampaignStore),
-      Context.add(ReconcileCursors, yield* makeSqlReconcileCursors)
+      Context.add(ReconcileCursors, yield* makeSqlReconcileCursors),
+      Context.add(RunLog, yield* makeSqlRunLog)
     )
   })
 

@@ -9,7 +9,9 @@ export const TIME_COLUMNS = {
   hookgate_messages: ["lease_expires_at", "created_at", "updated_at", "completed_at"],
   hookgate_dead_letters: ["received_at"],
   hookgate_campaigns: ["created_at", "updated_at"],
-  hookgate_campaign_recipients: ["lease_expires_at", "sent_at"]
+  hookgate_campaign_recipients: ["lease_expires_at", "sent_at"],
+  hookgate_attempts: ["started_at", "recorded_at"],
+  hookgate_runs: ["started_at", "finished_at"]
 } as const
 
 /**

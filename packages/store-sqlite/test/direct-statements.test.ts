@@ -66,8 +66,14 @@ describe("compiled statements on SQLite", () => {
 type Op =
   | { readonly op: "put"; readonly id: string }
   | { readonly op: "acquire"; readonly id: string; readonly dueOnly: boolean }
-  | { readonly op: "complete"; readonly id: string; readonly honours: boolean }
-  | { readonly op: "release"; readonly id: string; readonly status: "pending" | "failed" | "capped"; readonly uncertain: boolean }
+  | { readonly op: "complete"; readonly id: string; readonly honours: boolean; readonly note: boolean }
+  | {
+    readonly op: "release"
+    readonly id: string
+    readonly status: "pending" | "failed" | "capped"
+    readonly uncertain: boolean
+    readonly note: boolean
+  }
   | { readonly op: "due" }
   | { readonly op: "tick"; readonly by: number }
 
@@ -75,8 +81,14 @@ const ids = fc.constantFrom("a", "b", "c")
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("put" as const), id: ids }),
   fc.record({ op: fc.constant("acquire" as const), id: ids, dueOnly: fc.boolean() }),
-  fc.record({ op: fc.constant("complete" as const), id: ids, honours: fc.boolean() }),
-  fc.record({ op: fc.constant("release" as const), id: ids, status: fc.constantFrom("pending" as const, "failed" as const, "capped" as const), uncertain: fc.boolean() }),
+  fc.record({ op: fc.constant("complete" as const), id: ids, honours: fc.boolean(), note: fc.boolean() }),
+  fc.record({
+    op: fc.constant("release" as const),
+    id: ids,
+    status: fc.constantFrom("pending" as const, "failed" as const, "capped" as const),
+    uncertain: fc.boolean(),
+    note: fc.boolean()
+  }),
   fc.constant({ op: "due" as const }),
   fc.record({ op: fc.constant("tick" as const), by: fc.constantFrom(1, 1_000, 60_000) })
 )
@@ -111,7 +123,9 @@ const runOps = (ops: ReadonlyArray<Op>, viaClient: boolean) =>
           answers.push(
             yield* lease.complete(`test:${op.id}`, tokens.get(op.id) ?? "none", new SendReceipt({ mailer: "m", messageId: `m${i}`, acceptedAt: now }), {
               now,
-              mailerHonoursKeys: op.honours
+              mailerHonoursKeys: op.honours,
+              // The attempt's row: a second statement in one atomic step (runAtomic on the driver).
+              attempt: op.note ? { number: i, startedAt: now - 1, outcome: "sent", errorClass: null, detail: `m${i}` } : undefined
             })
           )
           break
@@ -124,7 +138,8 @@ const runOps = (ops: ReadonlyArray<Op>, viaClient: boolean) =>
               status: op.status,
               nextAttemptAt: now + 10,
               uncertain: op.uncertain,
-              alert: Option.none()
+              alert: Option.none(),
+              attempt: op.note ? { number: i, startedAt: now - 1, outcome: "retry", errorClass: "Transient", detail: `e${i}` } : undefined
             })
           )
           break
@@ -137,7 +152,8 @@ const runOps = (ops: ReadonlyArray<Op>, viaClient: boolean) =>
       }
     }
     const rows = yield* sql`SELECT * FROM hookgate_orders ORDER BY order_key`
-    return { answers, rows }
+    const attempts = yield* sql`SELECT * FROM hookgate_attempts ORDER BY order_key, lease_token`
+    return { answers, rows, attempts }
   }).pipe(Effect.provide(viaClient ? Layer.merge(store(), clientOnly) : store()))
 
 describe("compiled statements on the driver against the client (property)", () => {

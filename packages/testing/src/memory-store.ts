@@ -2,7 +2,21 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { type EventReceipt, Lease, type LeaseShape, newLeasedOrder, Order, type OrderStatus, OrderStore, type OrderStoreShape, type StoreStats } from "@hookgate/core"
+import {
+  Attempt,
+  type AttemptNote,
+  type EventReceipt,
+  Lease,
+  type LeaseShape,
+  makeMemoryRunLog,
+  newLeasedOrder,
+  Order,
+  type OrderStatus,
+  OrderStore,
+  type OrderStoreShape,
+  RunLog,
+  type StoreStats
+} from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import type { Alert } from "@hookgate/core/alerts"
 import { makeMemoryAlertStore, storeAlertOnce } from "./memory-alert-store.js"
@@ -18,6 +32,26 @@ export const makeMemoryStore = () => {
   const receipts = new Map<string, EventReceipt & { deliveries: number }>()
   const alerts = new Map<string, Alert>()
   const lastSeen = new Map<string, number>() // receipt id → when its event was last delivered
+  // Each order's attempt history, keyed by order key then lease token (one row per lease).
+  const attempts = new Map<string, Map<string, Attempt>>()
+  const keepAttempt = (key: string, token: string, now: number, note: AttemptNote | undefined) => {
+    if (note === undefined) return
+    const rows = attempts.get(key) ?? new Map<string, Attempt>()
+    attempts.set(key, rows)
+    if (rows.has(token)) return
+    rows.set(
+      token,
+      new Attempt({
+        orderKey: key,
+        number: note.number,
+        outcome: note.outcome,
+        errorClass: note.errorClass,
+        detail: note.detail,
+        startedAt: note.startedAt,
+        recordedAt: now
+      })
+    )
+  }
 
   const update = (order: Order, changes: Partial<ConstructorParameters<typeof Order>[0]>) => {
     const next = new Order({ ...order, ...changes }, true) // fields already valid
@@ -144,11 +178,18 @@ export const makeMemoryStore = () => {
         const order = orders.get(key)
         if (order) update(order, { duplicatesPrevented: order.duplicatesPrevented + 1 })
       }),
-    noteLeaseLost: (key) =>
+    noteLeaseLost: (key, lost) =>
       Effect.sync(() => {
         const order = orders.get(key)
         if (order) update(order, { leasesLost: order.leasesLost + 1 })
+        if (order && lost !== undefined) keepAttempt(key, lost.token, lost.now, lost.attempt)
       }),
+    attempts: (key, { limit }) =>
+      Effect.sync(() =>
+        Array.from(attempts.get(key)?.values() ?? [])
+          .sort((a, b) => b.recordedAt - a.recordedAt || b.number - a.number) // newest first, as the SQL stores
+          .slice(0, limit)
+      ),
     requeue: (key, now) =>
       Effect.sync(() => {
         const order = orders.get(key)
@@ -196,7 +237,7 @@ export const makeMemoryStore = () => {
         })
         return Option.some({ token, order: leased })
       }),
-    complete: (key, token, receipt, { mailerHonoursKeys, now }) =>
+    complete: (key, token, receipt, { attempt, mailerHonoursKeys, now }) =>
       Effect.sync(() => {
         const order = orders.get(key)
         if (!order || order.leaseToken !== token) return Option.none()
@@ -211,6 +252,7 @@ export const makeMemoryStore = () => {
           possibleDuplicates: order.possibleDuplicates + (possibleDuplicate ? 1 : 0),
           updatedAt: now
         })
+        keepAttempt(key, token, now, attempt)
         return Option.some({ possibleDuplicate })
       }),
     release: (key, token, failure) =>
@@ -228,18 +270,23 @@ export const makeMemoryStore = () => {
           uncertainAttempts: order.uncertainAttempts + (failure.uncertain ? 1 : 0),
           updatedAt: failure.now
         })
+        keepAttempt(key, token, failure.now, failure.attempt)
         if (Option.isSome(failure.alert)) storeAlertOnce(alerts, failure.alert.value)
         return true
       })
   }
 
-  return { store, lease, alertStore: makeMemoryAlertStore(alerts) }
+  return { store, lease, alertStore: makeMemoryAlertStore(alerts), runLog: makeMemoryRunLog() }
 }
 
-/** A fresh in-memory store providing `OrderStore`, `Lease` and `AlertStore`. */
-export const layerMemoryStore: Layer.Layer<OrderStore | Lease | AlertStore> = Layer.effectContext(
+/** A fresh in-memory store providing `OrderStore`, `Lease`, `AlertStore` and `RunLog`. */
+export const layerMemoryStore: Layer.Layer<OrderStore | Lease | AlertStore | RunLog> = Layer.effectContext(
   Effect.sync(() => {
-    const { alertStore, lease, store } = makeMemoryStore()
-    return Context.make(OrderStore, store).pipe(Context.add(Lease, lease), Context.add(AlertStore, alertStore))
+    const { alertStore, lease, runLog, store } = makeMemoryStore()
+    return Context.make(OrderStore, store).pipe(
+      Context.add(Lease, lease),
+      Context.add(AlertStore, alertStore),
+      Context.add(RunLog, runLog)
+    )
   })
 )

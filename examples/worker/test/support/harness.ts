@@ -157,7 +157,7 @@ export const startExample = async (options: ExampleOptions = {}) => {
     /** Empties hookgate's tables (the schema and d1_migrations stay), the Resend server and the log. */
     reset: async () => {
       for (const db of Object.values(databases)) {
-        await db.batch(["hookgate_orders", "hookgate_receipts", "hookgate_alerts", "hookgate_reconcile_cursors"].map((t) => db.prepare(`DELETE FROM ${t}`)))
+        await db.batch(["hookgate_orders", "hookgate_receipts", "hookgate_alerts", "hookgate_reconcile_cursors", "hookgate_attempts", "hookgate_runs"].map((t) => db.prepare(`DELETE FROM ${t}`)))
       }
       resend.reset()
       stripe.clear()

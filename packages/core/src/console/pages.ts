@@ -15,16 +15,17 @@ import { MailerCircuit } from "../mail/circuit.js"
 import { sha256Hex } from "../kernel/digest.js"
 import { Mailer } from "../mail/mailer.js"
 import { deliver } from "../orders/deliver.js"
+import { lastRuns } from "../orders/last-runs.js"
 import { type Order, OrderStatus } from "../orders/order.js"
 import { OrderStore } from "../orders/order-store.js"
 import { Renderer } from "../orders/renderer.js"
 import type { consoleKit } from "./kit.js"
 import { type Frame, notice, page, securityHeaders } from "./render.js"
+import { iso, lastRunsView, timelineView } from "./views.js"
 
 type Kit = ReturnType<typeof consoleKit>
 
 const PAGE_SIZE = 50
-const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? "" : new Date(ms).toISOString().replace(".000Z", "Z"))
 
 /** Results of an action, shown after its redirect: fixed sentences, nothing reflected from the request. */
 const DONE: Readonly<Record<string, { readonly kind: "info" | "error"; readonly text: string }>> = {
@@ -81,7 +82,9 @@ const overview = (kit: Kit) =>
       const open = yield* Effect.flatMap(AlertStore, (alerts) => alerts.list({ limit: 1000, state: "open" }))
       const circuit = yield* Effect.flatMap(MailerCircuit, (c) => c.status)
       const counts = (["pending", "sent", "failed", "capped"] as const).map((status) => ({ status, count: stats.orders[status] }))
+      const runs = lastRunsView(yield* lastRuns)
       return yield* page("overview", frame("Overview"), {
+        ...runs,
         counts,
         due: due.length === 1000 ? "1000+" : due.length,
         openAlerts: open.length === 1000 ? "1000+" : open.length,
@@ -139,30 +142,8 @@ const orderPage = (kit: Kit) =>
       const order = found.value
       const receipts = yield* store.receipts({ orderKey: key, limit: 100 })
       const alerts = yield* Effect.flatMap(AlertStore, (a) => a.list({ limit: 100, orderKey: key }))
-      const timeline = [
-        { at: order.createdAt, kind: "received", label: "received", detail: `${order.eventType} (${order.eventId})` },
-        ...receipts.map((r) => ({
-          at: r.receivedAt,
-          kind: "receipt",
-          label: `event ${r.outcome}${r.deliveries > 1 ? ` ×${r.deliveries}` : ""}`,
-          detail: `${r.eventType} (${r.eventId})${r.detail === null ? "" : `: ${r.detail}`}`
-        })),
-        ...(order.attempts > 0 || order.lastError !== null
-          ? [{
-            at: order.updatedAt,
-            kind: "attempt",
-            label: `${order.attempts} failed attempt${order.attempts === 1 ? "" : "s"}`,
-            detail: order.lastError ?? ""
-          }]
-          : []),
-        ...(order.sentAt === null ? [] : [{ at: order.sentAt, kind: "sent", label: "sent", detail: order.messageId ?? "" }]),
-        ...alerts.map((a) => ({
-          at: a.createdAt,
-          kind: "alert",
-          label: `alert ${a.kind}${a.resolvedAt === null ? "" : " (resolved)"}`,
-          detail: a.message
-        }))
-      ].sort((a, b) => a.at - b.at).map((entry) => ({ ...entry, at: iso(entry.at) }))
+      const attempts = yield* store.attempts(key, { limit: 100 })
+      const timeline = timelineView(order, attempts, receipts, alerts)
       const f = order.fulfilment
       return yield* page("order", frame(`Order ${order.key}`, { flash: flashOf(request) }), {
         order,

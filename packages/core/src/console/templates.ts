@@ -60,6 +60,48 @@ export const overview = `<section class="tiles">
 {{^circuit.ok}}<p class="bad">The mailer circuit is open since {{circuit.since}} ({{circuit.code}}: {{circuit.detail}}); next probe {{circuit.nextProbeAt}}.</p>{{/circuit.ok}}
 </section>
 <section class="card">
+<h2>Last sweep</h2>
+{{#sweep}}
+<p>Finished <time>{{finished}}</time> (took {{took}}).</p>
+{{#report}}<dl>
+<dt>Due orders found</dt><dd>{{scanned}}</dd>
+<dt>Sent</dt><dd>{{sent}}</dd>
+<dt>Failed</dt><dd>{{failed}}</dd>
+<dt>Capped</dt><dd>{{capped}}</dd>
+<dt>Held (mailer misconfigured)</dt><dd>{{held}}</dd>
+<dt>Skipped (leased elsewhere)</dt><dd>{{skipped}}</dd>
+<dt>Alerts attempted again</dt><dd>{{alertsAttempted}}, delivered {{alertsDelivered}}</dd>
+</dl>{{/report}}
+{{^report}}<p>Its report was written by a newer release; this one cannot read it.</p>{{/report}}
+{{/sweep}}
+{{^sweep}}<p>No sweep recorded yet.</p>{{/sweep}}
+</section>
+<section class="card">
+<h2>Last reconciliation</h2>
+{{#reconcile}}
+<p>Finished <time>{{finished}}</time> (took {{took}}).</p>
+{{#report}}
+{{#none}}<p>No mounted provider can list its paid orders.</p>{{/none}}
+{{#providers}}
+<h3><bdi>{{provider}}</bdi></h3>
+<dl class="run">
+<dt>Read from</dt><dd><time>{{since}}</time></dd>
+<dt>Seen</dt><dd>{{seen}}</dd>
+<dt>Known</dt><dd>{{known}}</dd>
+<dt>New (no webhook had come)</dt><dd>{{new}}</dd>
+<dt>Unpaid</dt><dd>{{unpaid}}</dd>
+<dt>Unfulfillable</dt><dd>{{unfulfillable}}</dd>
+<dt>Failed to store</dt><dd>{{failed}}</dd>
+</dl>
+{{#error}}<p class="bad">Stopped early ({{reason}}): <bdi>{{detail}}</bdi>{{#setting}} · check {{setting}}{{/setting}}{{#requestId}} · request <bdi>{{requestId}}</bdi>{{/requestId}}</p>{{/error}}
+{{/providers}}
+{{#skipped}}<p>Skipped <bdi>{{provider}}</bdi>: <bdi>{{reason}}</bdi></p>{{/skipped}}
+{{/report}}
+{{^report}}<p>Its report was written by a newer release; this one cannot read it.</p>{{/report}}
+{{/reconcile}}
+{{^reconcile}}<p>No reconciliation run recorded yet.</p>{{/reconcile}}
+</section>
+<section class="card">
 <h2>Counters</h2>
 <dl>
 <dt>Duplicates prevented</dt><dd>{{stats.duplicatesPrevented}}</dd>
@@ -104,7 +146,7 @@ export const order = `<section class="card">
 <section class="card">
 <h2>Timeline</h2>
 <ol class="timeline">
-{{#timeline}}<li class="{{kind}}"><time>{{at}}</time> <strong>{{label}}</strong> <bdi>{{detail}}</bdi></li>{{/timeline}}
+{{#timeline}}<li class="{{kind}}"><time>{{at}}</time> <strong>{{label}}</strong> <bdi>{{detail}}</bdi>{{#note}} <small>{{note}}</small>{{/note}}</li>{{/timeline}}
 </ol>
 </section>
 <section class="card actions">

@@ -9,6 +9,7 @@ import { OrderStatus } from "../orders/order.js"
 import { MailerCircuit } from "../mail/circuit.js"
 import { OrderStore } from "../orders/order-store.js"
 import { AlertStore } from "../alerts/alert-store.js"
+import { lastRuns } from "../orders/last-runs.js"
 import { sweep } from "../orders/sweep.js"
 
 /**
@@ -17,11 +18,13 @@ import { sweep } from "../orders/sweep.js"
  *
  * - `GET /admin/stats`: order counts.
  * - `GET /admin/orders?status=&limit=`: the newest orders (at most 1000).
- * - `GET /admin/orders/:key`: one order and its receipts.
+ * - `GET /admin/orders/:key`: one order, its receipts and its attempts (newest first).
  * - `POST /admin/orders/:key/retry` with `{ "confirm": true }`: requeue a failed
  *   or capped order.
  * - `GET /admin/alerts`: the newest stored alerts.
  * - `POST /admin/sweep`: one sweep now.
+ * - `GET /admin/runs`: the last sweep and the last reconciliation run (`{ sweep, reconcile }`,
+ *   each null until one ran: `startedAt`, `finishedAt`, `report`).
  */
 
 const json = (body: unknown, status = 200) => HttpServerResponse.unsafeJson(body, { status })
@@ -61,7 +64,8 @@ export const orderRoutes = HttpRouter.empty.pipe(
       const order = yield* store.get(key)
       if (Option.isNone(order)) return json({ status: "not_found", orderId: key }, 404)
       const receipts = yield* store.receipts({ orderKey: key, limit: 100 })
-      return json({ order: order.value, receipts })
+      const attempts = yield* store.attempts(key, { limit: 100 })
+      return json({ order: order.value, receipts, attempts })
     })
   ),
   HttpRouter.post(
@@ -86,5 +90,6 @@ export const orderRoutes = HttpRouter.empty.pipe(
     "/admin/alerts",
     Effect.flatMap(AlertStore, (store) => store.list({ limit: 100 })).pipe(Effect.map((alerts) => json({ alerts })))
   ),
-  HttpRouter.post("/admin/sweep", Effect.map(sweep(), (report) => json(report)))
+  HttpRouter.post("/admin/sweep", Effect.map(sweep(), (report) => json(report))),
+  HttpRouter.get("/admin/runs", Effect.map(lastRuns, (runs) => json(runs)))
 )

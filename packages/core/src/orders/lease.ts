@@ -4,6 +4,7 @@ import type * as Option from "effect/Option"
 import type { Alert } from "../alerts/alert.js"
 import type { SendReceipt } from "../mail/email.js"
 import type { LeaseTerms } from "../kernel/lease-protocol.js"
+import type { AttemptNote } from "./attempt.js"
 import type { Order } from "./order.js"
 import type { StoreUnavailable } from "../kernel/store-errors.js"
 
@@ -25,6 +26,8 @@ export interface ReleaseFailure {
   readonly uncertain: boolean
   /** Stored in the same atomic step as the release, when the release caps or fails the order. */
   readonly alert: Option.Option<Alert>
+  /** The attempt's row of the order's history, stored in the same atomic step (the pipeline always gives it). */
+  readonly attempt?: AttemptNote | undefined
 }
 
 /** Leasing of orders: only the holder of a fresh lease may send; a stale token changes nothing. */
@@ -46,12 +49,14 @@ export interface LeaseShape {
    * Marks the order sent, if `token` still holds the lease. `Some` when it did;
    * `possibleDuplicate` is true when the order was uncertain and the mailer does
    * not honour idempotency keys (counted on the order in the same statement).
+   * `attempt` is the attempt's row of the order's history, stored in the same atomic
+   * step, only if the order was marked (the pipeline always gives it).
    */
   readonly complete: (
     key: string,
     token: string,
     receipt: SendReceipt,
-    options: { readonly now: number; readonly mailerHonoursKeys: boolean }
+    options: { readonly now: number; readonly mailerHonoursKeys: boolean; readonly attempt?: AttemptNote | undefined }
   ) => Effect.Effect<Option.Option<{ readonly possibleDuplicate: boolean }>, StoreUnavailable>
   /** Records a failed attempt and frees the lease, if `token` still holds it. */
   readonly release: (key: string, token: string, failure: ReleaseFailure) => Effect.Effect<boolean, StoreUnavailable>

@@ -5,6 +5,7 @@ import type { EventReceipt, NewOrder, Order, OrderStatus, ReceiptOutcome, StoreS
 import type { StoreUnavailable } from "../kernel/store-errors.js"
 import type { LeaseTerms } from "../kernel/lease-protocol.js"
 import type { Leased } from "./lease.js"
+import type { Attempt, AttemptNote } from "./attempt.js"
 
 /**
  * The outcome of the first write for an order. A new order is stored already
@@ -63,8 +64,21 @@ export interface OrderStoreShape {
   ) => Effect.Effect<ReadonlyArray<EventReceipt & { readonly deliveries: number }>, StoreUnavailable>
   /** Counts a replay that was answered without sending. */
   readonly notePrevented: (key: string) => Effect.Effect<void, StoreUnavailable>
-  /** Counts a sender that finished after losing its lease. Touches no lease state. */
-  readonly noteLeaseLost: (key: string) => Effect.Effect<void, StoreUnavailable>
+  /**
+   * Counts a sender that finished after losing its lease. Touches no lease state. With
+   * `lost`, also keeps that attempt in the order's history (outcome `lease_lost`), once per token.
+   */
+  readonly noteLeaseLost: (
+    key: string,
+    lost?: { readonly token: string; readonly now: number; readonly attempt: AttemptNote }
+  ) => Effect.Effect<void, StoreUnavailable>
+  /**
+   * The order's attempt history, newest first (by the time it was recorded, then by number), up
+   * to `limit`: one row per attempt whose end
+   * was recorded (`Lease.complete`, `Lease.release`, `noteLeaseLost`), written in the same
+   * atomic step as the order's state. Orders stored by a release before the history have none.
+   */
+  readonly attempts: (key: string, options: { readonly limit: number }) => Effect.Effect<ReadonlyArray<Attempt>, StoreUnavailable>
   /**
    * Puts a capped or failed order back in the queue (operator action): pending,
    * attempts reset, due now (its last error and history are kept). Answers the

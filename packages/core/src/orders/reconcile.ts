@@ -16,6 +16,7 @@ import { NewOrder } from "./order.js"
 import { OrderStore } from "./order-store.js"
 import { fulfilmentOf } from "./receive.js"
 import { ReconcileCursors } from "./reconcile-cursors.js"
+import { recordRun } from "./run-log.js"
 import { sendLeased } from "./send-leased.js"
 
 /** How far back a provider's first run looks when no `since` is given: 72 hours. */
@@ -211,11 +212,13 @@ const reconcileProvider = (provider: WebhookProvider, source: ReconcileSource, o
  * already leased, then the same send. An order already stored is left to the
  * lease and the sweep, so a pull and a webhook, or several runs at once, make
  * one order and one email. When paid orders arrived only this way, one
- * `webhooks_missing` alert tells the owner, per run.
+ * `webhooks_missing` alert tells the owner, per run. A finished run (not a dry run) is
+ * kept in the `RunLog` as the last reconciliation.
  */
 export const reconcile = (options: ReconcileOptions = {}) =>
   Effect.gen(function*() {
     const registry = yield* Providers
+    const started = yield* EpochMillis.now
     const names = options.providers ?? (yield* registry.names)
     const summaries: Array<ProviderReconcileSummary> = []
     const skipped: Array<{ provider: string; reason: string }> = []
@@ -241,5 +244,7 @@ export const reconcile = (options: ReconcileOptions = {}) =>
           `check the webhook endpoint and secret (${where})`
       }, now))
     }
+    // Kept as the last run (the console's overview); a dry run changed nothing, so it is not.
+    if (!report.dryRun) yield* recordRun("reconcile", started, ReconcileReport, report)
     return report
   })

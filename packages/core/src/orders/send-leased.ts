@@ -16,6 +16,7 @@ import { orderIdempotencyKey } from "../mail/idempotency-key.js"
 import { Mailer } from "../mail/mailer.js"
 import { boundSend, retryTransient } from "../mail/send-policy.js"
 import { Metrics } from "../observability/metrics.js"
+import { type AttemptNote, attemptDetail } from "./attempt.js"
 import type { Leased } from "./lease.js"
 import { Lease } from "./lease.js"
 import { OrderStore } from "./order-store.js"
@@ -75,13 +76,41 @@ export const sendLeased = (leased: Leased) =>
         : recordFailure(leased, failureOf(exit.cause, mailer.name), mailer), subject)
   })
 
-// A sender that lost its lease is also counted on the order's row.
-const leaseSubject = (key: string): LeaseSubject<OrderStore> => ({
-  what: "a sender",
-  annotations: { orderKey: key },
-  note: Effect.flatMap(OrderStore, (store) =>
-    Effect.catchAll(store.noteLeaseLost(key), (error) => Effect.logError("could not count a lost lease", error)))
+// A sender that lost its lease is also counted on the order's row, with its attempt (`noteLost`).
+const leaseSubject = (key: string): LeaseSubject => ({ what: "a sender", annotations: { orderKey: key } })
+
+/** The attempt's row of the order's history, for the write that records its end. */
+const attemptNote = (
+  leased: Leased,
+  outcome: AttemptNote["outcome"],
+  error: MailerError | null,
+  detail: string | null
+): AttemptNote => ({
+  number: leased.order.attempts + 1,
+  // The lease was taken (stored, or acquired) at the order's last update.
+  startedAt: leased.order.updatedAt,
+  outcome,
+  errorClass: error === null ? null : error._tag,
+  detail: attemptDetail(detail)
 })
+
+const lostResult = { sent: "the mailer accepted it", held: "held", retry: "failed", capped: "failed", failed: "failed", lease_lost: "lost" }
+
+/** A record that found the lease taken over: counted on the order, the attempt kept as `lease_lost`, saying how it ended. */
+const noteLost = <A>(leased: Leased, note: AttemptNote, now: number, value: A) =>
+  Effect.flatMap(OrderStore, (store) =>
+    store.noteLeaseLost(leased.order.key, {
+      token: leased.token,
+      now,
+      attempt: {
+        ...note,
+        outcome: "lease_lost",
+        detail: attemptDetail(`${lostResult[note.outcome]}${note.detail === null ? "" : `: ${note.detail}`}`)
+      }
+    }).pipe(
+      Effect.catchAll((error) => Effect.logError("could not count a lost lease", error)),
+      Effect.as(lost(value))
+    ))
 
 const failureOf = (cause: Cause.Cause<MailerError>, mailer: string): MailerError =>
   Option.getOrElse(
@@ -99,6 +128,7 @@ const recordHeld = (leased: Leased, error: Misconfigured, nextAttemptAt: number)
     const lease = yield* Lease
     const key = leased.order.key
     const now = yield* EpochMillis.now
+    const attempt = attemptNote(leased, "held", error, error.message)
     const released = yield* lease.release(key, leased.token, {
       now,
       error: error.message,
@@ -106,9 +136,10 @@ const recordHeld = (leased: Leased, error: Misconfigured, nextAttemptAt: number)
       status: "pending",
       nextAttemptAt,
       uncertain: false,
-      alert: Option.none()
+      alert: Option.none(),
+      attempt
     })
-    if (!released) return lost(widen(Outcome.InProgress({ orderKey: key })))
+    if (!released) return yield* noteLost(leased, attempt, now, widen(Outcome.InProgress({ orderKey: key })))
     return owned(widen(Outcome.Held({ orderKey: key, error: error.message, nextAttemptAt })))
   }).pipe(stepEvent("record_held"))
 
@@ -118,7 +149,8 @@ const recordSent = (leased: Leased, receipt: SendReceipt, mailerHonoursKeys: boo
     const key = leased.order.key
     yield* Metrics.send("accepted")
     const now = yield* EpochMillis.now
-    const completed = yield* Effect.either(lease.complete(key, leased.token, receipt, { now, mailerHonoursKeys }))
+    const attempt = attemptNote(leased, "sent", null, receipt.messageId)
+    const completed = yield* Effect.either(lease.complete(key, leased.token, receipt, { now, mailerHonoursKeys, attempt }))
     if (completed._tag === "Left") {
       // Accepted but unmarked: the lease expires, a later sender resends with the same key.
       // Never answer `sent` for it: the provider is told to retry (503 unavailable).
@@ -126,7 +158,7 @@ const recordSent = (leased: Leased, receipt: SendReceipt, mailerHonoursKeys: boo
       return yield* completed.left
     }
     const sent = widen(Outcome.Sent({ orderKey: key, messageId: receipt.messageId }))
-    if (Option.isNone(completed.right)) return lost(sent)
+    if (Option.isNone(completed.right)) return yield* noteLost(leased, attempt, now, sent)
     if (completed.right.value.possibleDuplicate) {
       yield* Metrics.possibleDuplicate
       yield* raiseAlert(makeAlert({
@@ -197,6 +229,7 @@ const recordCountedFailure = (leased: Leased, error: Exclude<MailerError, Miscon
         : `order ${key} was rejected by the mailer and will not be retried: ${error.message}${reached}`
     }, now))
 
+    const attempt = attemptNote(leased, status === "pending" ? "retry" : status, error, error.message)
     const released = yield* lease.release(key, leased.token, {
       now,
       error: error.message,
@@ -204,9 +237,10 @@ const recordCountedFailure = (leased: Leased, error: Exclude<MailerError, Miscon
       status,
       nextAttemptAt,
       uncertain: error._tag === "Unknown",
-      alert
+      alert,
+      attempt
     })
-    if (!released) return lost(widen(Outcome.InProgress({ orderKey: key })))
+    if (!released) return yield* noteLost(leased, attempt, now, widen(Outcome.InProgress({ orderKey: key })))
     if (Option.isSome(alert)) yield* attemptAlert(alert.value)
     if (error._tag === "Transient" && error.alert === true) {
       const day = new Date(now).toISOString().slice(0, 10)

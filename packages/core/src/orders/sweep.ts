@@ -8,6 +8,7 @@ import { deliver } from "./deliver.js"
 import { step } from "../kernel/spans.js"
 import { MailerCircuit } from "../mail/circuit.js"
 import { retryDueAlerts } from "../alerts/retry-due.js"
+import { recordRun } from "./run-log.js"
 
 /** What one sweep did (`POST /admin/sweep` answers it). */
 export class SweepReport extends Schema.Class<SweepReport>("SweepReport")({
@@ -53,6 +54,7 @@ type Tally = {
 /**
  * One run of the retry sweep: every due order gets one delivery attempt under a lease;
  * then every stored alert whose delivery failed and is due again gets one more attempt.
+ * Its report is kept in the `RunLog` as the last sweep.
  */
 export const sweep = (options: SweepOptions = {}) =>
   Effect.gen(function*() {
@@ -104,12 +106,15 @@ export const sweep = (options: SweepOptions = {}) =>
     }
     // After the orders, so an alert raised by an order capped in this sweep is not attempted twice in it.
     const alerts = yield* retryDueAlerts({ limit })
-    return new SweepReport({
+    const report = new SweepReport({
       ...tally,
       skipped: tally.scanned - tally.sent - tally.failed - tally.capped - tally.held,
       alertsAttempted: alerts.attempted,
       alertsDelivered: alerts.delivered
     })
+    // Kept as the last sweep (the console's overview), whoever ran it: the sweeper, the CLI, the cron.
+    yield* recordRun("sweep", started, SweepReport, report)
+    return report
   }).pipe(step("sweep"))
 
 /** Sweeps forever on the policy's cadence; a failed sweep is logged and the next one runs. */

@@ -6,7 +6,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as TestClock from "effect/TestClock"
-import { deliver, fulfilmentHash, NewOrder, OrderStore, receive, sweep } from "@hookgate/core"
+import { deliver, fulfilmentHash, lastRuns, NewOrder, OrderStore, receive, sweep } from "@hookgate/core"
 import type { Lease, RetryPolicyOptions } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { WebhookRequest } from "@hookgate/core/providers"
@@ -199,6 +199,63 @@ export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
         expect(yield* delivered).toHaveLength(1)
         const store = yield* OrderStore
         expect((yield* store.stats).leasesLost).toBe(1)
+        // The history: the sweep's attempt sent, then the late finisher's kept as lease_lost.
+        const history = yield* store.attempts("test:o1", { limit: 10 })
+        expect(history.map((a) => [a.number, a.outcome, a.errorClass])).toEqual([[1, "lease_lost", null], [1, "sent", null]])
+        expect(history[0]!.startedAt).toBe(0)
+        expect(history[0]!.detail).toMatch(/^the mailer accepted it: /)
+        expect(history[1]!.detail).toBe(taken.messageId)
+      })
+    )
+
+    scenario(
+      "each attempt is kept in the order's history with its outcome and error class, in the step that records it",
+      { mailer: { script: [MailerSteps.transient(), MailerSteps.transient(), MailerSteps.transient()] }, policy: { maxAttempts: 2 } },
+      Effect.gen(function*() {
+        const store = yield* OrderStore
+        expect(yield* store.attempts("test:o1", { limit: 10 })).toEqual([])
+        expect((yield* webhook("o1"))._tag).toBe("Retry")
+        const first = yield* order("o1")
+        yield* TestClock.setTime(first.nextAttemptAt)
+        // The second attempt fails too (a rejection), which fails the order with its alert.
+        yield* Effect.flatMap(ScriptedMailer, (m) => m.push(MailerSteps.rejected("mailbox <b>unavailable</b>")))
+        expect(yield* runSweep).toMatchObject({ scanned: 1, failed: 1 })
+        const failed = yield* order("o1")
+        expect(failed.status).toBe("failed")
+        const history = yield* store.attempts("test:o1", { limit: 10 })
+        expect(history.map((a) => [a.number, a.outcome, a.errorClass])).toEqual([[2, "failed", "Rejected"], [1, "retry", "Transient"]])
+        expect(history[0]).toMatchObject({ orderKey: "test:o1", startedAt: first.nextAttemptAt, recordedAt: failed.updatedAt })
+        expect(history[0]!.detail).toContain("mailbox <b>unavailable</b>")
+        expect(history[1]).toMatchObject({ startedAt: 0, recordedAt: 0, detail: first.lastError })
+        expect(yield* store.attempts("test:o1", { limit: 1 })).toHaveLength(1)
+        // Requeued by an operator and sent: a third row, the first two kept.
+        yield* TestClock.adjust("1 minute")
+        yield* store.requeue("test:o1", first.nextAttemptAt + 60_000)
+        expect((yield* deliver("test:o1", { dueOnly: false }))._tag).toBe("Sent")
+        expect((yield* store.attempts("test:o1", { limit: 10 })).map((a) => [a.number, a.outcome])).toEqual([
+          [1, "sent"],
+          [2, "failed"],
+          [1, "retry"]
+        ])
+      })
+    )
+
+    scenario(
+      "a sweep is kept as the last sweep, with its report",
+      { mailer: { script: [MailerSteps.transient(), MailerSteps.transient(), MailerSteps.transient()] } },
+      Effect.gen(function*() {
+        expect(yield* lastRuns).toEqual({ sweep: null, reconcile: null })
+        expect((yield* webhook("o1"))._tag).toBe("Retry")
+        yield* TestClock.setTime((yield* order("o1")).nextAttemptAt)
+        const at = (yield* order("o1")).nextAttemptAt
+        const report = yield* runSweep
+        expect(report).toMatchObject({ scanned: 1, sent: 1 })
+        const runs = yield* lastRuns
+        expect(runs.sweep).toEqual({ startedAt: at, finishedAt: at, report })
+        expect(runs.reconcile).toBeNull()
+        yield* TestClock.adjust("10 minutes")
+        const empty = yield* runSweep
+        expect((yield* lastRuns).sweep).toEqual({ startedAt: at + 600_000, finishedAt: at + 600_000, report: empty })
       })
     )
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { EventReceipt, Lease, OrderStore } from "@hookgate/core"
+import { type AttemptNote, EventReceipt, Lease, OrderStore, RunLog, type StoredRun } from "@hookgate/core"
 import { Alert, AlertStore } from "@hookgate/core/alerts"
 import { SendReceipt } from "@hookgate/core/mail"
 import { newOrder } from "../fixtures.js"
@@ -291,6 +291,76 @@ export const storeConformance = (name: string, makeLayer: () => Layer.Layer<Orde
       expect(yield* store.due(T0 + 7, { limit: 10, maxAttempts: 8 })).toEqual(["test:a"])
       expect(Option.isNone(yield* store.requeue("test:b", T0))).toBe(true)
       expect(Option.isNone(yield* store.requeue("test:none", T0))).toBe(true)
+    }))
+
+    const note = (number: number, outcome: AttemptNote["outcome"], errorClass: string | null, detail: string | null): AttemptNote => ({
+      number,
+      startedAt: T0,
+      outcome,
+      errorClass,
+      detail
+    })
+    const history = (key: string) =>
+      Effect.flatMap(OrderStore, (store) =>
+        Effect.map(store.attempts(key, { limit: 10 }), (rows) => rows.map((a) => [a.number, a.outcome, a.errorClass, a.detail, a.recordedAt])))
+
+    test("release and complete keep the attempt's row with the write; a stale token keeps none", Effect.gen(function*() {
+      const lease = yield* Lease
+      const a = yield* putNew("a")
+      expect(yield* history("test:a")).toEqual([])
+      const hostile = `<script>alert(1)</script> ${"x".repeat(40)}`
+      expect(yield* lease.release("test:a", a.token, { ...fail(1, T0 + 1), attempt: note(1, "retry", "Transient", hostile) })).toBe(true)
+      // The same token again, and a stranger's token: neither applies, so neither is kept.
+      expect(yield* lease.release("test:a", a.token, { ...fail(2, T0 + 2), attempt: note(2, "retry", "Transient", "late") })).toBe(false)
+      expect(yield* lease.release("test:a", "not-the-token", { ...fail(2, T0 + 2), attempt: note(2, "retry", "Unknown", "x") })).toBe(false)
+      expect(yield* history("test:a")).toEqual([[1, "retry", "Transient", hostile, T0 + 1]])
+      const second = Option.getOrThrow(yield* acquire("test:a", T0 + 60_000))
+      const stale = yield* lease.complete("test:a", a.token, receipt("m0"), { now: T0 + 60_001, mailerHonoursKeys: true, attempt: note(2, "sent", null, "m0") })
+      expect(Option.isNone(stale)).toBe(true)
+      expect(Option.isSome(yield* lease.complete("test:a", second.token, receipt("m1"), {
+        now: T0 + 60_002,
+        mailerHonoursKeys: false,
+        attempt: note(2, "sent", null, "m1")
+      }))).toBe(true)
+      expect(yield* history("test:a")).toEqual([[2, "sent", null, "m1", T0 + 60_002], [1, "retry", "Transient", hostile, T0 + 1]])
+      // Without a note (a caller that keeps no history) the write alone.
+      const b = yield* putNew("b")
+      expect(Option.isSome(yield* lease.complete("test:b", b.token, receipt("m2"), { now: T0, mailerHonoursKeys: true }))).toBe(true)
+      expect(yield* history("test:b")).toEqual([])
+      expect((yield* get("test:b")).status).toBe("sent")
+    }))
+
+    test("a capping release keeps its attempt and its alert in one step; a lost lease keeps its attempt once", Effect.gen(function*() {
+      const store = yield* OrderStore
+      const lease = yield* Lease
+      const a = yield* putNew("a")
+      const alert = new Alert({ id: "capped:a", kind: "capped", orderKey: "test:a", message: "cap", createdAt: T0 + 5, deliveredAt: null, deliveryError: null })
+      expect(yield* lease.release("test:a", a.token, { ...fail(8, T0 + 5, { status: "capped", alert }), attempt: note(8, "capped", "Unknown", "timeout") }))
+        .toBe(true)
+      expect(yield* history("test:a")).toEqual([[8, "capped", "Unknown", "timeout", T0 + 5]])
+      expect((yield* Effect.flatMap(AlertStore, (s) => s.list({ limit: 10, orderKey: "test:a" }))).map((x) => x.id)).toEqual(["capped:a"])
+      // The late finisher of a lease taken over: counted, and its attempt kept once under its token.
+      const lost = { token: "stale-token", now: T0 + 9, attempt: note(3, "lease_lost", null, "m9") }
+      yield* store.noteLeaseLost("test:a", lost)
+      yield* store.noteLeaseLost("test:a", lost)
+      expect((yield* get("test:a")).leasesLost).toBe(2)
+      expect(yield* history("test:a")).toEqual([[3, "lease_lost", null, "m9", T0 + 9], [8, "capped", "Unknown", "timeout", T0 + 5]])
+      expect(yield* history("test:none")).toEqual([])
+    }))
+
+    test("the run log keeps each kind's last run; a run that finished earlier does not replace a later one", Effect.gen(function*() {
+      const log = yield* RunLog
+      expect(yield* log.last).toEqual([])
+      yield* log.record({ kind: "sweep", startedAt: T0, finishedAt: T0 + 10, report: `{"n":1}` })
+      yield* log.record({ kind: "sweep", startedAt: T0 + 1, finishedAt: T0 + 5, report: `{"n":2}` })
+      yield* log.record({ kind: "reconcile", startedAt: T0 + 2, finishedAt: T0 + 3, report: `{"n":"<b>3</b>"}` })
+      const byKind = (runs: ReadonlyArray<StoredRun>) => Object.fromEntries(runs.map((run) => [run.kind, run]))
+      expect(byKind(yield* log.last)).toEqual({
+        sweep: { kind: "sweep", startedAt: T0, finishedAt: T0 + 10, report: `{"n":1}` },
+        reconcile: { kind: "reconcile", startedAt: T0 + 2, finishedAt: T0 + 3, report: `{"n":"<b>3</b>"}` }
+      })
+      yield* log.record({ kind: "sweep", startedAt: T0 + 20, finishedAt: T0 + 30, report: `{"n":4}` })
+      expect(byKind(yield* log.last)["sweep"]).toEqual({ kind: "sweep", startedAt: T0 + 20, finishedAt: T0 + 30, report: `{"n":4}` })
     }))
 
     test("fifty concurrent puts store once; fifty concurrent acquires of an expired lease grant one", Effect.gen(function*() {
