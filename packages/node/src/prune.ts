@@ -35,12 +35,13 @@ const drain = <A>(batch: Effect.Effect<A, StoreUnavailable>, add: (total: A, nex
 const addCounts = (a: PruneCounts, b: PruneCounts): PruneCounts => ({
   orders: a.orders + b.orders,
   receipts: a.receipts + b.receipts,
-  alerts: a.alerts + b.alerts
+  alerts: a.alerts + b.alerts,
+  attempts: a.attempts + b.attempts
 })
 
 /**
  * Deletes what no open order needs from before `before` (epoch ms), in bounded batches:
- * finished orders with their receipts and resolved alerts (`OrderStore.prune`), receipts and
+ * finished orders with their receipts, resolved alerts and attempt history (`OrderStore.prune`), receipts and
  * resolved alerts about no order, completed queue message keys. With `dryRun`, counts them.
  */
 export const prune = (
@@ -55,7 +56,7 @@ export const prune = (
       return { ...counts, messages: yield* ledger.prunable(before), batches: 0 }
     }
     const limit = options.batchSize ?? PRUNE_BATCH
-    const orders = yield* drain(store.prune(before, { limit }), addCounts, { orders: 0, receipts: 0, alerts: 0 })
+    const orders = yield* drain(store.prune(before, { limit }), addCounts, { orders: 0, receipts: 0, alerts: 0, attempts: 0 })
     const messages = yield* drain(
       Effect.map(ledger.prune(before, { limit }), (messages) => ({ messages })),
       (a, b) => ({ messages: a.messages + b.messages }),

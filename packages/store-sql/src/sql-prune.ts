@@ -48,7 +48,8 @@ export const ORDER_DEPENDENTS: ReadonlyArray<OrderDependent> = [
       identity: ["alert_id"],
       where: (sql, before) => sql`order_key IS NULL AND resolved_at IS NOT NULL AND created_at < ${before}`
     }
-  }
+  },
+  { table: "hookgate_attempts", counted: "attempts" }
 ]
 
 /**
@@ -62,7 +63,7 @@ const finishedBefore = (sql: SqlClient.SqlClient, before: number) =>
     WHERE open_alert.order_key = hookgate_orders.order_key AND open_alert.resolved_at IS NULL)`
 
 const count = (rows: ReadonlyArray<Record<string, unknown>> | undefined) => (rows ?? []).length
-const zero: PruneCounts = { orders: 0, receipts: 0, alerts: 0 }
+const zero: PruneCounts = { orders: 0, receipts: 0, alerts: 0, attempts: 0 }
 
 /**
  * `OrderStore.prune` and `prunable` in SQL. A call reads at most `limit` finished orders'

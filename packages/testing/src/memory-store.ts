@@ -78,7 +78,8 @@ export const makeMemoryStore = () => {
         .map(([id]) => id),
       alerts: Array.from(alerts.values())
         .filter((a) => (a.orderKey !== null && gone.has(a.orderKey) && a.resolvedAt !== null) || alertAlone(a, before))
-        .map((a) => a.id)
+        .map((a) => a.id),
+      attempts: Array.from(gone).reduce((n, key) => n + (attempts.get(key)?.size ?? 0), 0)
     }
   }
 
@@ -93,7 +94,12 @@ export const makeMemoryStore = () => {
         const gone = new Set(batch)
         let receiptCount = 0
         let alertCount = 0
-        for (const key of batch) orders.delete(key)
+        let attemptCount = 0
+        for (const key of batch) {
+          orders.delete(key)
+          attemptCount += attempts.get(key)?.size ?? 0
+          attempts.delete(key)
+        }
         for (const [id, receipt] of receipts) {
           if (receipt.orderKey !== null && gone.has(receipt.orderKey)) {
             receipts.delete(id)
@@ -114,12 +120,12 @@ export const makeMemoryStore = () => {
           alerts.delete(alert.id)
           alertCount++
         }
-        return { orders: batch.length, receipts: receiptCount, alerts: alertCount }
+        return { orders: batch.length, receipts: receiptCount, alerts: alertCount, attempts: attemptCount }
       }),
     prunable: (before) =>
       Effect.sync(() => {
-        const { alerts, orders, receipts } = prunableNow(before)
-        return { orders: orders.size, receipts: receipts.length, alerts: alerts.length }
+        const { alerts, attempts, orders, receipts } = prunableNow(before)
+        return { orders: orders.size, receipts: receipts.length, alerts: alerts.length, attempts }
       }),
     put: (incoming, { now, token, until }) =>
       Effect.sync(() => {

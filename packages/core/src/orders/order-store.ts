@@ -27,12 +27,14 @@ export interface OrderListOptions {
 
 /**
  * What `OrderStore.prune` deleted in one call, or what `prunable` counts: finished orders,
- * receipts (an order's, and those of events that made no order), resolved alerts.
+ * receipts (an order's, and those of events that made no order), resolved alerts, and the
+ * pruned orders' attempt history.
  */
 export interface PruneCounts {
   readonly orders: number
   readonly receipts: number
   readonly alerts: number
+  readonly attempts: number
 }
 
 /** The order ledger: orders, their receipts and counters. Alerts have their own port, `AlertStore`. */

@@ -30,6 +30,7 @@ export const pruneCommand = Command.make("prune", { olderThan, dryRun }, ({ dryR
         ["orders", String(report.orders)],
         ["receipts", String(report.receipts)],
         ["alerts (resolved)", String(report.alerts)],
+        ["attempts (history)", String(report.attempts)],
         ["queue message keys", String(report.messages)]
       ]))
       yield* Console.error(

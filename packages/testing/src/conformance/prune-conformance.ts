@@ -36,7 +36,8 @@ export const pruneConformance = (name: string, makeLayer: () => Layer.Layer<Orde
       Effect.gen(function*() {
         const token = yield* put(id, now)
         const receipt = new SendReceipt({ mailer: "m", messageId: `msg_${id}`, acceptedAt: now })
-        yield* Effect.flatMap(Lease, (lease) => lease.complete(`test:${id}`, token, receipt, { mailerHonoursKeys: true, now }))
+        const attempt = { number: 1, startedAt: now, outcome: "sent", errorClass: null, detail: `msg_${id}` } as const
+        yield* Effect.flatMap(Lease, (lease) => lease.complete(`test:${id}`, token, receipt, { mailerHonoursKeys: true, now, attempt }))
       })
     const ended = (id: string, now: number, status: "capped" | "failed" | "pending") =>
       Effect.gen(function*() {
@@ -49,7 +50,8 @@ export const pruneConformance = (name: string, makeLayer: () => Layer.Layer<Orde
             status,
             nextAttemptAt: now + 60_000,
             uncertain: false,
-            alert: Option.none()
+            alert: Option.none(),
+            attempt: { number: 1, startedAt: now, outcome: status === "pending" ? "retry" : status, errorClass: "Transient", detail: "boom" }
           }))
       })
     const alert = (id: string, orderKey: string | null, createdAt: number, resolvedAt: number | null) =>
@@ -65,15 +67,16 @@ export const pruneConformance = (name: string, makeLayer: () => Layer.Layer<Orde
     const pruneAll = (before: number, limit: number) =>
       Effect.gen(function*() {
         const store = yield* OrderStore
-        const total = { orders: 0, receipts: 0, alerts: 0, calls: 0 }
+        const total = { orders: 0, receipts: 0, alerts: 0, attempts: 0, calls: 0 }
         while (true) {
           const counts: PruneCounts = yield* store.prune(before, { limit })
           total.calls++
-          if (counts.orders + counts.receipts + counts.alerts === 0) return total
+          if (counts.orders + counts.receipts + counts.alerts + counts.attempts === 0) return total
           expect(counts.orders).toBeLessThanOrEqual(limit)
           total.orders += counts.orders
           total.receipts += counts.receipts
           total.alerts += counts.alerts
+          total.attempts += counts.attempts
         }
       })
 
@@ -94,17 +97,20 @@ export const pruneConformance = (name: string, makeLayer: () => Layer.Layer<Orde
       yield* alert("a-alone-open", null, T0, null)
       yield* alert("a-alone-new", null, LATER, LATER)
 
-      const expected = { orders: 3, receipts: 4, alerts: 2 }
+      // Each of the three pruned orders had one attempt: its history goes with it.
+      const expected = { orders: 3, receipts: 4, alerts: 2, attempts: 3 }
       expect(yield* store.prunable(CUTOFF)).toEqual(expected)
       const total = yield* pruneAll(CUTOFF, 2)
-      expect({ orders: total.orders, receipts: total.receipts, alerts: total.alerts }).toEqual(expected)
+      expect({ orders: total.orders, receipts: total.receipts, alerts: total.alerts, attempts: total.attempts }).toEqual(expected)
       expect(total.calls).toBeGreaterThan(2) // bounded batches, not one statement
-      expect(yield* store.prunable(CUTOFF)).toEqual({ orders: 0, receipts: 0, alerts: 0 })
+      expect(yield* store.prunable(CUTOFF)).toEqual({ orders: 0, receipts: 0, alerts: 0, attempts: 0 })
 
       for (const gone of ["old-sent", "old-failed", "old-capped-resolved"]) expect(yield* exists(gone)).toBe(false)
       for (const kept of ["old-capped-open", "old-pending", "old-leased", "new-sent"]) expect(yield* exists(kept)).toBe(true)
       expect(yield* store.receipts({ orderKey: "test:old-sent", limit: 10 })).toEqual([])
       expect(yield* store.receipts({ orderKey: "test:old-capped-open", limit: 10 })).toHaveLength(1)
+      expect(yield* store.attempts("test:old-sent", { limit: 10 })).toEqual([])
+      expect(yield* store.attempts("test:old-capped-open", { limit: 10 })).toHaveLength(1)
       const receiptIds = (yield* store.receipts({ limit: 100 })).map((r) => r.eventId).sort()
       expect(receiptIds).toEqual(["evt_new-sent", "evt_new_ignored", "evt_old-capped-open", "evt_old-leased", "evt_old-pending"])
       const alertIds = (yield* Effect.flatMap(AlertStore, (a) => a.list({ limit: 100 }))).map((a) => a.id).sort()
@@ -117,8 +123,8 @@ export const pruneConformance = (name: string, makeLayer: () => Layer.Layer<Orde
       const store = yield* OrderStore
       yield* ignored("evt_again", T0)
       yield* ignored("evt_again", LATER) // delivered again after the cutoff
-      expect(yield* store.prunable(CUTOFF)).toEqual({ orders: 0, receipts: 0, alerts: 0 })
-      expect(yield* store.prune(CUTOFF, { limit: 10 })).toEqual({ orders: 0, receipts: 0, alerts: 0 })
+      expect(yield* store.prunable(CUTOFF)).toEqual({ orders: 0, receipts: 0, alerts: 0, attempts: 0 })
+      expect(yield* store.prune(CUTOFF, { limit: 10 })).toEqual({ orders: 0, receipts: 0, alerts: 0, attempts: 0 })
       expect(yield* store.receipts({ limit: 10 })).toHaveLength(1)
     }))
 
@@ -132,6 +138,7 @@ export const pruneConformance = (name: string, makeLayer: () => Layer.Layer<Orde
       const rest = yield* pruneAll(CUTOFF, 500)
       expect(first.orders + rest.orders).toBe(BULK)
       expect(first.receipts + rest.receipts).toBe(BULK)
+      expect(first.attempts + rest.attempts).toBe(BULK)
       expect((yield* store.stats).receipts).toBe(0)
     }), 120_000) // a few hundred statements: slow on Miniflare's D1 under load
   })
