@@ -1,7 +1,7 @@
 import { expect } from "@effect/vitest"
 import { lastRuns, OrderStore, sweep } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
-import { type CampaignBatchMessage, CampaignQueue, Campaigns } from "@hookgate/core/campaigns"
+import { type CampaignBatchMessage, CampaignQueue, Campaigns, CampaignStore } from "@hookgate/core/campaigns"
 import { layerTestPipeline, RecordingAlerter, ScriptedMailer } from "@hookgate/testing"
 import { SqlStore, type SqlStoreServices } from "@hookgate/store-sql"
 import type * as SqlClient from "@effect/sql/SqlClient"
@@ -66,6 +66,11 @@ const checks = (queued: Array<CampaignBatchMessage>) =>
     const campaigns = yield* Campaigns
     expect(yield* campaigns.status("running")).toMatchObject({ state: "running", total: 250, sent: 100, remaining: 150, failed: 0 })
     expect(yield* campaigns.status("paused")).toMatchObject({ state: "paused", total: 150, sent: 100, remaining: 50, failed: 0 })
+    // Their recipient lists are complete (migration 0010 counts every older campaign as sealed).
+    const campaignStore = yield* CampaignStore
+    for (const id of ["running", "paused"]) {
+      expect(Option.getOrThrow(yield* campaignStore.get(id))).toMatchObject({ sealed: true, batches: id === "running" ? 3 : 2 })
+    }
 
     // Today's release takes over, once every backoff is due and the killed sender's lease has expired.
     const newest = Math.max(...(yield* SqlStore.storedTimes).filter((t): t is number => typeof t === "number"))

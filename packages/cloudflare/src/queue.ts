@@ -1,5 +1,5 @@
 import { spanWhenTraced } from "@hookgate/core"
-import { CampaignQueue, Campaigns } from "@hookgate/core/campaigns"
+import { type CampaignBatchMessage, CampaignQueue, Campaigns } from "@hookgate/core/campaigns"
 import { Decision, delaySeconds, type Delivery, QueueUnavailable } from "@hookgate/core/queue"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -47,23 +47,33 @@ export const campaignBatches: QueueConsumer<Campaigns> = (delivery) => Effect.fl
 
 const QUEUE_SEND_BATCH = 100 // a Queue's sendBatch takes at most 100 messages
 
-/** `CampaignQueue` on a Queue producer binding (default `CAMPAIGNS`). */
+/**
+ * `CampaignQueue` on a Queue producer binding (default `CAMPAIGNS`). It can delay a message
+ * (`delaySeconds`, at most 12 hours), so a batch held while the mailer is misconfigured is
+ * sent again as a new message at the breaker's next probe and its delivery acknowledged:
+ * an outage of any length never reaches the consumer's `max_retries`.
+ */
 export const layerCampaignQueue = (
   options: { readonly binding?: string } = {}
 ): Layer.Layer<CampaignQueue, MissingBinding, WorkerEnv> =>
   Layer.effect(
     CampaignQueue,
-    Effect.map(binding<WorkerQueueProducer>(options.binding ?? "CAMPAIGNS", "sendBatch"), (producer) => ({
-      enqueue: (messages) =>
+    Effect.map(binding<WorkerQueueProducer>(options.binding ?? "CAMPAIGNS", "sendBatch"), (producer) => {
+      const send = (messages: ReadonlyArray<CampaignBatchMessage>, delay?: Duration.Duration) =>
         Effect.forEach(
           Array.from({ length: Math.ceil(messages.length / QUEUE_SEND_BATCH) }, (_, i) => messages.slice(i * QUEUE_SEND_BATCH, (i + 1) * QUEUE_SEND_BATCH)),
           (chunk) =>
             Effect.tryPromise({
               // Plain objects: the message is serialised (JSON or structured clone) either way.
-              try: () => producer.sendBatch(chunk.map((message) => ({ body: { ...message } }))),
+              try: () =>
+                producer.sendBatch(chunk.map((message) => ({
+                  body: { ...message },
+                  ...(delay === undefined ? {} : { delaySeconds: delaySeconds(delay) })
+                }))),
               catch: (cause) => new QueueUnavailable({ queue: options.binding ?? "CAMPAIGNS", cause })
             }),
           { discard: true }
         )
-    }))
+      return { enqueue: (messages) => send(messages), enqueueLater: (messages, delay) => send(messages, delay) }
+    })
   )

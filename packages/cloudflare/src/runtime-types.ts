@@ -37,5 +37,6 @@ export interface WorkerMessageBatch {
 
 /** A Queue producer binding (`env.CAMPAIGNS`); the runtime's `Queue` is assignable. */
 export interface WorkerQueueProducer {
-  sendBatch(messages: Iterable<{ body: unknown }>): Promise<unknown>
+  /** `delaySeconds` (0 to 43,200): delivered no sooner. */
+  sendBatch(messages: Iterable<{ body: unknown; delaySeconds?: number }>): Promise<unknown>
 }

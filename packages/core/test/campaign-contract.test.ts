@@ -76,6 +76,15 @@ describe("the campaign routes' contract", () => {
     expect(await op("empty", "start")).toMatchObject({ status: 200, body: { state: "running", total: 3 } })
   })
 
+  it("an NDJSON body's bad recipient is a 400 naming its line (the header is line 1, blank lines counted); nothing is kept", async () => {
+    const { call } = gateway()
+    const ndjson = [JSON.stringify({ id: "lines", template }), "a@example.com", "", "not-an-email", "b@example.com"].join("\n")
+    const refused = await call("/admin/campaigns", { method: "POST", body: ndjson, headers: { "content-type": "application/x-ndjson" } })
+    expect(refused).toMatchObject({ status: 400, body: { status: "bad_request" } })
+    expect(refused.body.detail).toBe(`campaign lines: line 4: "not-an-email" is not an email address`)
+    expect((await call("/admin/campaigns/lines")).status).toBe(404)
+  })
+
   it("a campaign that started is never replaced: 409 with its state, its ledger unchanged", async () => {
     const { call, create, op } = gateway()
     await create("c1", 250)

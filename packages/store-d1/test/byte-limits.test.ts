@@ -102,7 +102,8 @@ describe("D1 byte limits: campaign recipients", () => {
       const refused = await call("/admin/campaigns", ndjson("whale", list))
       expect(refused.status).toBe(400)
       expect(refused.body.status).toBe("bad_request")
-      expect(refused.body.detail).toContain("recipient #3 (whale@example.com)")
+      // Named by its line in the body (the first line, { id, template }, is line 1).
+      expect(refused.body.detail).toContain("line 5 (whale@example.com)")
       expect(refused.body.detail).toContain("over the limit of 100000")
       // A create is all or nothing: the refused one left no draft, so the same create is
       // refused the same way (400, not a 409 over an empty draft): nothing about it is transient.

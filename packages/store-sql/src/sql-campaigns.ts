@@ -1,5 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { type BatchReservation, type CampaignStoreShape, type LedgerCounts } from "@hookgate/core/campaigns"
+import { type BatchReservation, type CampaignStoreShape, type LedgerCounts, type Recipient } from "@hookgate/core/campaigns"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { SqlAtomic } from "./atomic.js"
@@ -32,6 +32,21 @@ export const makeSqlCampaignStore = Effect.gen(function*() {
         } FROM json_each(${json})) AS r`
     })
 
+  // Recipients of a draft from `firstSeq` on, as few statements as their bytes allow.
+  const insertRecipients = (id: string, firstSeq: number, recipients: ReadonlyArray<Recipient>) =>
+    jsonArrays(recipients.map((r, i) => ({
+      s: firstSeq + i,
+      e: r.email,
+      v: r.vars === undefined ? null : JSON.stringify(r.vars)
+    }))).map((json) =>
+      sql`INSERT INTO hookgate_campaign_recipients
+  (campaign_id, seq, email, vars, status, attempts, uncertain, solo)
+SELECT ${id}, r.s, r.e, r.v, 'queued', 0, 0, 0
+FROM ${jsonRows(json, [["s", "bigint"], ["e", "text"], ["v", "text"]])}
+WHERE EXISTS (SELECT 1 FROM hookgate_campaigns WHERE campaign_id = ${id} AND state = 'draft')
+ON CONFLICT DO NOTHING`
+    )
+
   const selectCampaign = (id: string) =>
     Effect.map(sql`SELECT * FROM hookgate_campaigns WHERE campaign_id = ${id}`, (rows) =>
       Option.map(Option.fromNullable(rows[0]), decodeCampaign))
@@ -57,8 +72,8 @@ FROM hookgate_campaigns WHERE campaign_id = ${id}`
     create: ({ batchSize, id, now, template }) =>
       Effect.gen(function*() {
         const inserted = yield* sql`INSERT INTO hookgate_campaigns
-  (campaign_id, template, state, total, batch_size, batches, duplicates_prevented, created_at, updated_at)
-VALUES (${id}, ${encodeTemplate(template)}, 'draft', 0, ${batchSize}, 0, 0, ${now}, ${now})
+  (campaign_id, template, state, sealed, total, batch_size, batches, duplicates_prevented, created_at, updated_at)
+VALUES (${id}, ${encodeTemplate(template)}, 'draft', 0, 0, ${batchSize}, 0, 0, ${now}, ${now})
 ON CONFLICT (campaign_id) DO NOTHING RETURNING *`
         if (inserted[0] !== undefined) return { created: true, campaign: decodeCampaign(inserted[0]) }
         const existing = yield* selectCampaign(id)
@@ -71,7 +86,7 @@ ON CONFLICT (campaign_id) DO NOTHING RETURNING *`
     replace: ({ batchSize, id, now, template }) =>
       atomic.run([
         sql`UPDATE hookgate_campaigns SET template = ${encodeTemplate(template)}, batch_size = ${batchSize},
-  total = 0, batches = 0, updated_at = ${now}
+  sealed = 0, total = 0, batches = 0, updated_at = ${now}
 WHERE campaign_id = ${id} AND state = 'draft' RETURNING *`,
         sql`DELETE FROM hookgate_campaign_recipients WHERE campaign_id = ${id}
   AND EXISTS (SELECT 1 FROM hookgate_campaigns WHERE campaign_id = ${id} AND state = 'draft')`
@@ -92,29 +107,21 @@ WHERE campaign_id = ${id} AND state = 'draft' RETURNING *`,
       ),
 
     addRecipients: (id, firstSeq, recipients) =>
-      Effect.forEach(
-        jsonArrays(recipients.map((r, i) => ({
-          s: firstSeq + i,
-          e: r.email,
-          v: r.vars === undefined ? null : JSON.stringify(r.vars)
-        }))),
-        (json) =>
-          sql`INSERT INTO hookgate_campaign_recipients
-  (campaign_id, seq, email, vars, status, attempts, uncertain, solo)
-SELECT ${id}, r.s, r.e, r.v, 'queued', 0, 0, 0
-FROM ${jsonRows(json, [["s", "bigint"], ["e", "text"], ["v", "text"]])}
-WHERE EXISTS (SELECT 1 FROM hookgate_campaigns WHERE campaign_id = ${id} AND state = 'draft')
-ON CONFLICT DO NOTHING`,
-        { discard: true }
-      ).pipe(unavailable("campaign.addRecipients")),
+      Effect.forEach(insertRecipients(id, firstSeq, recipients), (statement) => statement, { discard: true }).pipe(
+        unavailable("campaign.addRecipients")
+      ),
 
-    seal: (id, now) =>
-      sql`UPDATE hookgate_campaigns SET
+    // The last recipients and the seal in one atomic step: the list is complete in the write that completes it.
+    seal: (id, { firstSeq, now, recipients }) =>
+      atomic.run([
+        ...insertRecipients(id, firstSeq, recipients),
+        sql`UPDATE hookgate_campaigns SET sealed = 1,
   total = (SELECT COUNT(*) FROM hookgate_campaign_recipients WHERE campaign_id = ${id}),
   batches = ((SELECT COUNT(*) FROM hookgate_campaign_recipients WHERE campaign_id = ${id}) + batch_size - 1) / batch_size,
   updated_at = ${now}
-WHERE campaign_id = ${id} AND state = 'draft' RETURNING *`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), decodeCampaign)),
+WHERE campaign_id = ${id} AND state = 'draft' RETURNING *`
+      ]).pipe(
+        Effect.map((answers) => Option.map(Option.fromNullable(answers[answers.length - 1]?.[0]), decodeCampaign)),
         unavailable("campaign.seal")
       ),
 
@@ -128,14 +135,14 @@ WHERE campaign_id = ${id} AND state = 'draft' RETURNING *`.pipe(
 
     // One conditional UPDATE: of concurrent transitions from one state, exactly one applies (a row
     // lock on Postgres, where the waiter re-checks `state` on the row its winner wrote).
-    transition: (id, { from, now, to, whileOpen }) =>
+    transition: (id, { from, now, to, whileOpen, whileSealed }) =>
       sql`UPDATE hookgate_campaigns SET state = ${to}, updated_at = ${now}
 WHERE campaign_id = ${id} AND ${sql.in("state", from)}${
         whileOpen === true
           ? sql` AND EXISTS (SELECT 1 FROM hookgate_campaign_recipients
   WHERE campaign_id = ${id} AND status IN ('queued', 'reserved'))`
           : sql.literal("")
-      } RETURNING *`.pipe(
+      }${whileSealed === true ? sql.literal(" AND sealed = 1 AND total > 0") : sql.literal("")} RETURNING *`.pipe(
         Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), decodeCampaign)),
         unavailable("campaign.transition")
       ),

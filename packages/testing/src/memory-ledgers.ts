@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { type BatchMember, type BatchReservation, type CampaignRow, CampaignStore, type CampaignStoreShape, type LedgerCounts } from "@hookgate/core/campaigns"
-import type { CampaignState, CampaignTemplate } from "@hookgate/core/campaigns"
+import type { CampaignState, CampaignTemplate, Recipient } from "@hookgate/core/campaigns"
 import { type Alert, AlertStore } from "@hookgate/core/alerts"
 import { type DeadLetter, DeadLetterStore, type DeadLetterStoreShape, MessageLedger, type MessageLedgerShape, MessageRecord } from "@hookgate/core/queue"
 import { memoryAlertsOf, storeAlertOnce } from "./memory-alert-store.js"
@@ -139,6 +139,32 @@ export const makeMemoryCampaignStore = (alerts: Map<string, Alert> = new Map()):
     uncertain: r.uncertain,
     solo: r.solo
   })
+  const addRows = (campaignId: string, firstSeq: number, recipients: ReadonlyArray<Recipient>) => {
+    const entry = campaigns.get(campaignId)
+    if (!entry || entry.row.state !== "draft") return
+    recipients.forEach((recipient, i) => {
+      const seq = firstSeq + i
+      if (entry.bySeq.has(seq) || entry.emails.has(recipient.email)) return
+      const row: RecipientRow = {
+        seq,
+        email: recipient.email,
+        vars: recipient.vars,
+        status: "queued",
+        batch: null,
+        leaseToken: null,
+        leaseExpiresAt: null,
+        attempts: 0,
+        uncertain: false,
+        solo: false,
+        lastError: null,
+        messageId: null,
+        sentAt: null
+      }
+      entry.recipients.push(row)
+      entry.bySeq.set(seq, row)
+      entry.emails.add(recipient.email)
+    })
+  }
   const leaseFree = (r: RecipientRow, now: number) =>
     r.leaseToken === null || (r.leaseExpiresAt !== null && r.leaseExpiresAt <= now)
 
@@ -151,6 +177,7 @@ export const makeMemoryCampaignStore = (alerts: Map<string, Alert> = new Map()):
           id,
           template: template as CampaignTemplate,
           state: "draft",
+          sealed: false,
           total: 0,
           batchSize,
           batches: 0,
@@ -165,7 +192,14 @@ export const makeMemoryCampaignStore = (alerts: Map<string, Alert> = new Map()):
       Effect.sync(() => {
         const entry = campaigns.get(id)
         if (!entry || entry.row.state !== "draft") return Option.none()
-        const row = update(entry, { template: template as CampaignTemplate, batchSize, total: 0, batches: 0, updatedAt: now })
+        const row = update(entry, {
+          template: template as CampaignTemplate,
+          batchSize,
+          sealed: false,
+          total: 0,
+          batches: 0,
+          updatedAt: now
+        })
         campaigns.set(id, { row, recipients: [], bySeq: new Map(), emails: new Set(), batches: new Map(), cursor: 0 })
         return Option.some(row)
       }),
@@ -176,50 +210,27 @@ export const makeMemoryCampaignStore = (alerts: Map<string, Alert> = new Map()):
         campaigns.delete(campaignId)
         return true
       }),
-    addRecipients: (campaignId, firstSeq, recipients) =>
+    addRecipients: (campaignId, firstSeq, recipients) => Effect.sync(() => addRows(campaignId, firstSeq, recipients)),
+    // The last rows and the seal in one synchronous step, as SQL does in one atomic write.
+    seal: (campaignId, { firstSeq, now, recipients }) =>
       Effect.sync(() => {
-        const entry = campaigns.get(campaignId)
-        if (!entry || entry.row.state !== "draft") return
-        recipients.forEach((recipient, i) => {
-          const seq = firstSeq + i
-          if (entry.bySeq.has(seq) || entry.emails.has(recipient.email)) return
-          const row: RecipientRow = {
-            seq,
-            email: recipient.email,
-            vars: recipient.vars,
-            status: "queued",
-            batch: null,
-            leaseToken: null,
-            leaseExpiresAt: null,
-            attempts: 0,
-            uncertain: false,
-            solo: false,
-            lastError: null,
-            messageId: null,
-            sentAt: null
-          }
-          entry.recipients.push(row)
-          entry.bySeq.set(seq, row)
-          entry.emails.add(recipient.email)
-        })
-      }),
-    seal: (campaignId, now) =>
-      Effect.sync(() => {
+        addRows(campaignId, firstSeq, recipients)
         const entry = campaigns.get(campaignId)
         if (!entry || entry.row.state !== "draft") return Option.none()
         entry.recipients.sort((a, b) => a.seq - b.seq)
         const total = entry.recipients.length
-        return Option.some(update(entry, { total, batches: Math.ceil(total / entry.row.batchSize), updatedAt: now }))
+        return Option.some(update(entry, { sealed: true, total, batches: Math.ceil(total / entry.row.batchSize), updatedAt: now }))
       }),
     get: (campaignId) => Effect.sync(() => Option.map(Option.fromNullable(campaigns.get(campaignId)), (e) => e.row)),
     list: ({ limit }) =>
       Effect.sync(() =>
         Array.from(campaigns.values()).map((e) => e.row).sort((a, b) => b.createdAt - a.createdAt).slice(0, limit)
       ),
-    transition: (campaignId, { from, now, to, whileOpen }) =>
+    transition: (campaignId, { from, now, to, whileOpen, whileSealed }) =>
       Effect.sync(() => {
         const entry = campaigns.get(campaignId)
         if (!entry || !from.includes(entry.row.state)) return Option.none()
+        if (whileSealed === true && (!entry.row.sealed || entry.row.total === 0)) return Option.none()
         if (whileOpen === true && !entry.recipients.some((r) => r.status === "queued" || r.status === "reserved")) {
           return Option.none()
         }

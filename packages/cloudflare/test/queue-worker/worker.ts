@@ -7,11 +7,11 @@ import { Cloudflare } from "@hookgate/cloudflare"
 import { RetryPolicy } from "@hookgate/core"
 import { Alerter } from "@hookgate/core/alerts"
 import { campaignBatchMessage, CampaignQueue, Campaigns, CampaignTemplate } from "@hookgate/core/campaigns"
-import { Mailer, SendReceipt } from "@hookgate/core/mail"
+import { Mailer, MailerCircuit, Misconfigured, SendReceipt } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
 import { Consumer, deadLetterHandler } from "@hookgate/core/queue"
 import { layerTestRenderer } from "@hookgate/testing"
-import { Context, Effect, Layer, Schema, Stream } from "effect"
+import { Context, Effect, Layer, Schedule, Schema, Stream } from "effect"
 
 class Jobs extends Context.Tag("test/Jobs")<Jobs, { readonly send: (body: unknown) => Promise<unknown> }>() {}
 
@@ -20,13 +20,23 @@ const JobsLayer = Layer.effect(Jobs, Cloudflare.binding<Jobs["Type"] & Cloudflar
 const Tables = Layer.effectDiscard(Effect.flatMap(SqlClient.SqlClient, (sql) =>
   Effect.zipRight(
     sql`CREATE TABLE IF NOT EXISTS test_effects (job_key TEXT NOT NULL, attempts INTEGER NOT NULL)`,
-    sql`CREATE TABLE IF NOT EXISTS test_emails (idempotency_key TEXT NOT NULL, recipient TEXT NOT NULL, subject TEXT NOT NULL)`
+    Effect.all([
+      sql`CREATE TABLE IF NOT EXISTS test_emails (idempotency_key TEXT NOT NULL, recipient TEXT NOT NULL, subject TEXT NOT NULL)`,
+      // A row here: the mail account is misconfigured (every send answers Misconfigured).
+      sql`CREATE TABLE IF NOT EXISTS test_outage (since INTEGER NOT NULL)`,
+      sql`CREATE TABLE IF NOT EXISTS test_deliveries (body TEXT NOT NULL, attempts INTEGER NOT NULL)`
+    ])
   )))
 
 /** A mailer that "sends" by writing rows to D1, honouring idempotency keys as Resend does. */
 const RecordingMailer = Layer.effect(Mailer, Effect.map(SqlClient.SqlClient, (sql) => {
   const receipts = (n: number, key: string) =>
     Array.from({ length: n }, (_, i) => new SendReceipt({ mailer: "d1", messageId: `${key}#${i}`, acceptedAt: Date.now() }))
+  // While the outage lasts, every call fails as a revoked or unverified account does.
+  const outage = Effect.flatMap(sql<{ n: number }>`SELECT COUNT(*) AS n FROM test_outage`, (rows) =>
+    Number(rows[0]?.n) > 0
+      ? Effect.fail(new Misconfigured({ mailer: "d1", code: "restricted_api_key", detail: "the key was revoked" }))
+      : Effect.void)
   const seen = (key: string) =>
     Effect.map(sql<{ n: number }>`SELECT COUNT(*) AS n FROM test_emails WHERE idempotency_key = ${key}`, (rows) => Number(rows[0]?.n) > 0)
   return Mailer.of({
@@ -34,19 +44,21 @@ const RecordingMailer = Layer.effect(Mailer, Effect.map(SqlClient.SqlClient, (sq
     honoursIdempotencyKeys: true,
     send: (email, { idempotencyKey }) =>
       Effect.gen(function*() {
+        yield* outage
         if (!(yield* seen(idempotencyKey))) {
           yield* sql`INSERT INTO test_emails VALUES (${idempotencyKey}, ${email.to}, ${email.subject})`
         }
         return receipts(1, idempotencyKey)[0]!
-      }).pipe(Effect.orDie),
+      }).pipe(Effect.catchTag("SqlError", Effect.die)),
     sendBatch: (emails, { idempotencyKey }) =>
       Effect.gen(function*() {
+        yield* outage
         if (!(yield* seen(idempotencyKey))) {
           const rows = JSON.stringify(emails.map((e) => ({ t: e.to, s: e.subject })))
           yield* sql`INSERT INTO test_emails SELECT ${idempotencyKey}, json_extract(value, '$.t'), json_extract(value, '$.s') FROM json_each(${rows})`
         }
         return receipts(emails.length, idempotencyKey)
-      }).pipe(Effect.orDie)
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
   })
 }))
 
@@ -81,6 +93,13 @@ const router = HttpRouter.empty.pipe(
     yield* Effect.flatMap(CampaignQueue, (q) => q.enqueue(Array.from({ length: batches }, (_, i) => campaignBatchMessage(id, i + 1))))
     return json({ redelivered: batches }, 202)
   })),
+  // The mail account breaks (`{ "on": true }`) or is fixed.
+  HttpRouter.post("/test/outage", Effect.gen(function*() {
+    const { on } = yield* HttpServerRequest.schemaBodyJson(Schema.Struct({ on: Schema.Boolean }))
+    const sql = yield* SqlClient.SqlClient
+    yield* on ? sql`INSERT INTO test_outage VALUES (${Date.now()})` : sql`DELETE FROM test_outage`
+    return json({ outage: on })
+  })),
   HttpRouter.get("/test/campaigns/:id", Effect.gen(function*() {
     const { id } = yield* HttpRouter.schemaPathParams(Schema.Struct({ id: Schema.String }))
     return json(yield* Effect.flatMap(Campaigns, (c) => c.status(id)))
@@ -94,6 +113,8 @@ const Base = Layer.mergeAll(
   // No backoff in the test: a retried message comes back at once.
   RetryPolicy.layer({ backoffBase: "0 millis", inRequestBase: 0 }),
   Alerter.layerLog(),
+  // Probes of a misconfigured mailer every second (the default starts at 30 seconds).
+  MailerCircuit.layer({ probeEvery: Schedule.spaced("1 second") }),
   JobsLayer,
   Tables
 ).pipe(
@@ -115,6 +136,13 @@ export default Cloudflare.makeWorker({
             sql`INSERT INTO test_effects VALUES (${job.key}, ${delivery.attempts})`).pipe(Effect.orDie)
     }),
     "hookgate-jobs-dlq": deadLetterHandler({ alertThreshold: 1 }),
-    "hookgate-campaigns": Cloudflare.campaignBatches
+    // Each delivery noted (its body and its count) before the consumer handles it.
+    "hookgate-campaigns": (delivery) =>
+      Effect.zipRight(
+        Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          sql`INSERT INTO test_deliveries VALUES (${JSON.stringify(delivery.body)}, ${delivery.attempts})`).pipe(Effect.orDie),
+        Cloudflare.campaignBatches(delivery)
+      ),
+    "hookgate-campaigns-dlq": deadLetterHandler({ alertThreshold: 1 })
   }
 })

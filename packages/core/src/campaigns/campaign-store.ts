@@ -17,6 +17,11 @@ export interface CampaignRow {
   readonly id: string
   readonly template: CampaignTemplate
   readonly state: CampaignState
+  /**
+   * Its recipient list is complete: set by the create (or replace) that wrote it, in the
+   * same atomic step as its last recipients. Until then it cannot start.
+   */
+  readonly sealed: boolean
   /** Recipients in the ledger (set when creation finishes). */
   readonly total: number
   readonly batchSize: number
@@ -87,13 +92,14 @@ export interface MemberResult {
  * write of a result is guarded by it.
  */
 export interface CampaignStoreShape {
-  /** Creates the campaign as a draft, or answers the existing row (`created: false`) unchanged. */
+  /** Creates the campaign as a draft, not sealed, or answers the existing row (`created: false`) unchanged. */
   readonly create: (
     campaign: { readonly id: string; readonly template: CampaignTemplate; readonly batchSize: number; readonly now: number }
   ) => Effect.Effect<{ readonly created: boolean; readonly campaign: CampaignRow }, StoreUnavailable>
   /**
    * One atomic step, only while the campaign is a draft: its template and batch size become
-   * these and every recipient row is deleted (then `addRecipients` streams the new ones in).
+   * these, it is no longer sealed, and every recipient row is deleted (then `addRecipients`
+   * streams the new ones in and `seal` completes it).
    * None when there is no such campaign or it is past its draft (nothing changed).
    */
   readonly replace: (
@@ -113,15 +119,24 @@ export interface CampaignStoreShape {
     firstSeq: number,
     recipients: ReadonlyArray<Recipient>
   ) => Effect.Effect<void, StoreUnavailable>
-  /** Counts the ledger into `total` and fixes the batch slots. */
-  readonly seal: (campaignId: string, now: number) => Effect.Effect<Option.Option<CampaignRow>, StoreUnavailable>
+  /**
+   * One atomic step, only while the campaign is a draft: adds the last `recipients` (as
+   * `addRecipients` from `firstSeq`; none for an empty list), counts the ledger into
+   * `total`, fixes the batch slots and marks the list complete (`sealed`). None when there
+   * is no such draft.
+   */
+  readonly seal: (
+    campaignId: string,
+    last: { readonly now: number; readonly firstSeq: number; readonly recipients: ReadonlyArray<Recipient> }
+  ) => Effect.Effect<Option.Option<CampaignRow>, StoreUnavailable>
   readonly get: (campaignId: string) => Effect.Effect<Option.Option<CampaignRow>, StoreUnavailable>
   readonly list: (options: { readonly limit: number }) => Effect.Effect<ReadonlyArray<CampaignRow>, StoreUnavailable>
   /**
    * One conditional write (`UPDATE … WHERE state IN (from) [AND a recipient is still queued or
-   * reserved]`): moves the campaign from one of `from` to `to`. None when it was in none of
-   * them, or, with `whileOpen`, when nothing is left to send (a `completed` campaign): of two
-   * concurrent transitions from one state, exactly one applies.
+   * reserved] [AND sealed with recipients]`): moves the campaign from one of `from` to `to`.
+   * None when it was in none of them, or, with `whileOpen`, when nothing is left to send (a
+   * `completed` campaign), or, with `whileSealed`, when its list is not complete or empty: of
+   * two concurrent transitions from one state, exactly one applies.
    */
   readonly transition: (
     campaignId: string,
@@ -130,6 +145,7 @@ export interface CampaignStoreShape {
       readonly to: CampaignState
       readonly now: number
       readonly whileOpen?: boolean
+      readonly whileSealed?: boolean
     }
   ) => Effect.Effect<Option.Option<CampaignRow>, StoreUnavailable>
   readonly counts: (campaignId: string) => Effect.Effect<LedgerCounts, StoreUnavailable>

@@ -1,3 +1,4 @@
+import * as Data from "effect/Data"
 import * as Schema from "effect/Schema"
 
 /**
@@ -20,6 +21,17 @@ export const Recipient = Schema.Struct({
   vars: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
 })
 export type Recipient = typeof Recipient.Type
+
+/**
+ * A recipient as read from line `line` (1-based) of a file or request body: a recipient
+ * stream may carry these, and an error about one names its line ("line 3: …"). Readers
+ * count every line, blank ones and a header included, so the number is the one an editor shows.
+ */
+export class RecipientOnLine extends Data.Class<{
+  readonly line: number
+  /** A `Recipient`, a bare email, or anything else (it is validated like any recipient). */
+  readonly recipient: unknown
+}> {}
 
 /** A campaign id: it becomes part of idempotency keys and URLs. */
 export const CampaignId = Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/))

@@ -64,7 +64,12 @@ const makeCampaignsWith = (handlerOptions: { readonly ackHeld?: boolean }): Effe
   const run = <A, E>(effect: Effect.Effect<A, E, Needs | CampaignOptions>) =>
     effect.pipe(Effect.provide(context), Effect.provideService(CampaignOptions, options))
   const sendBatch = (message: CampaignBatchMessage) => run(sendCampaignBatch(message, templateOf))
-  const handle = campaignBatchHandler(sendBatch, handlerOptions)
+  const queue = Context.get(context, CampaignQueue)
+  const enqueueLater = queue.enqueueLater
+  const handle = campaignBatchHandler(sendBatch, {
+    ...handlerOptions,
+    ...(enqueueLater === undefined ? {} : { requeue: (message, delay) => enqueueLater([message], delay) })
+  })
   return {
     create: <E, R>(input: CreateCampaignInput<E, R>) =>
       createCampaign(input).pipe(

@@ -1,11 +1,8 @@
-import * as EpochMillis from "../kernel/EpochMillis.js"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import { campaignBatchMessage } from "./campaign.js"
 import { step } from "../kernel/spans.js"
 import { CampaignQueue } from "./campaign-queue.js"
 import { CampaignStore } from "./campaign-store.js"
-import { CampaignStateError } from "./errors.js"
 import { campaignStatus } from "./status.js"
 import { transitionCampaign } from "./transitions.js"
 
@@ -28,22 +25,13 @@ export const dispatchCampaign = (campaignId: string) =>
   }).pipe(step("campaign.dispatch", { campaignId }))
 
 /**
- * Starts a draft: fixes its batch slots and sends a message per batch. A campaign that
- * already started is refused (`CampaignStateError`): of two concurrent starts, one wins.
+ * Starts a draft whose recipient list is complete (sealed by its create, batch slots fixed)
+ * and sends a message per batch. Refused (`CampaignStateError`) while its list is still
+ * being written or when it is empty (it would "complete" at once, with no email sent), and
+ * once it started: of two concurrent starts, one wins.
  */
 export const startCampaign = (campaignId: string) =>
   Effect.gen(function*() {
-    const store = yield* CampaignStore
-    const sealed = yield* store.seal(campaignId, yield* EpochMillis.now)
-    // Never an empty list: it would "complete" at once, with no email sent.
-    if (Option.isSome(sealed) && sealed.value.total === 0) {
-      return yield* new CampaignStateError({
-        campaignId,
-        state: "draft",
-        operation: "start",
-        reason: "it has no recipients: create it again with its list (POST /admin/campaigns?replace=true)"
-      })
-    }
     yield* transitionCampaign(campaignId, "start")
     yield* dispatchCampaign(campaignId)
     return yield* campaignStatus(campaignId)

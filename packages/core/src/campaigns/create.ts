@@ -6,7 +6,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { CampaignId, type CampaignState, CampaignTemplate, Recipient } from "./campaign.js"
+import { CampaignId, type CampaignState, CampaignTemplate, Recipient, RecipientOnLine } from "./campaign.js"
 import { step } from "../kernel/spans.js"
 import { CampaignStore } from "./campaign-store.js"
 import { CampaignExists, InvalidCampaign, InvalidRecipient, RecipientTooLarge } from "./errors.js"
@@ -18,8 +18,11 @@ export interface CreateCampaignInput<E, R> {
   readonly id: string
   /** A `CampaignTemplate`, or its fields (validated here). */
   readonly template: CampaignTemplate | typeof CampaignTemplate.Encoded
-  /** From an array (`Stream.fromIterable`), a file's lines, a SQL query: pulled a chunk at a time. */
-  readonly recipients: Stream.Stream<Recipient | string, E, R>
+  /**
+   * From an array (`Stream.fromIterable`), a file's lines, a SQL query: pulled a chunk at a
+   * time. A reader that knows where each came from gives `RecipientOnLine`s: errors name the line.
+   */
+  readonly recipients: Stream.Stream<Recipient | string | RecipientOnLine, E, R>
   /**
    * When the id names a draft (never started): replace its template and recipients
    * (default false: an existing id is refused with `CampaignExists`, 409). A campaign
@@ -45,14 +48,41 @@ const encoder = new TextEncoder()
 /** A recipient's size as the ledger stores it: its JSON in UTF-8 bytes. */
 const recipientBytes = (recipient: Recipient) => encoder.encode(JSON.stringify(recipient)).byteLength
 
+/** A chunk of the stream as ledger rows, or the first recipient in it that cannot be one. */
+const validChunk = (
+  campaignId: string,
+  firstSeq: number,
+  chunk: Chunk.Chunk<unknown>,
+  maxRecipientBytes: number
+): Effect.Effect<ReadonlyArray<Recipient>, InvalidRecipient | RecipientTooLarge> =>
+  Effect.suspend((): Effect.Effect<ReadonlyArray<Recipient>, InvalidRecipient | RecipientTooLarge> => {
+    const recipients: Array<Recipient> = []
+    for (const [i, item] of Chunk.toReadonlyArray(chunk).entries()) {
+      const position = firstSeq + i
+      const line = item instanceof RecipientOnLine ? item.line : undefined
+      const recipient = normalizeRecipient(item instanceof RecipientOnLine ? item.recipient : item)
+      if (Either.isLeft(recipient)) return Effect.fail(new InvalidRecipient({ campaignId, position, line, detail: recipient.left }))
+      const bytes = recipientBytes(recipient.right)
+      if (bytes > maxRecipientBytes) {
+        return Effect.fail(
+          new RecipientTooLarge({ campaignId, position, line, email: recipient.right.email, bytes, limit: maxRecipientBytes })
+        )
+      }
+      recipients.push(recipient.right)
+    }
+    return Effect.succeed(recipients)
+  })
+
 /**
  * Creates a campaign as a draft and streams its recipients into the ledger,
- * a chunk per statement, so memory stays flat whatever the campaign's size.
- * A recipient over `maxRecipientBytes` stops it with `RecipientTooLarge` (those
- * before it stay in the draft). A repeated email is kept once. An id already in use is
- * refused (`CampaignExists`) unless `replace` is asked for and the campaign is still a
- * draft (a creation that was cut short, or a list that changed): then its template and
- * recipients are replaced by these.
+ * a chunk per statement, so memory stays flat whatever the campaign's size, and
+ * seals it (its list complete: it may start) in the step that writes the last chunk.
+ * An invalid recipient stops it with `InvalidRecipient`, one over `maxRecipientBytes`
+ * with `RecipientTooLarge`, each naming its line when the stream gave it
+ * (`RecipientOnLine`); nothing is kept then. A repeated email is kept once. An id
+ * already in use is refused (`CampaignExists`) unless `replace` is asked for and the
+ * campaign is still a draft (a creation that was cut short, or a list that changed):
+ * then its template and recipients are replaced by these.
  */
 export const createCampaign = <E, R>(input: CreateCampaignInput<E, R>) =>
   Effect.gen(function*() {
@@ -78,35 +108,22 @@ export const createCampaign = <E, R>(input: CreateCampaignInput<E, R>) =>
       }
     }
     // All or nothing: a recipient refused (or a stream that fails) part way discards the draft,
-    // so the retry is a fresh create, not a 409 over a half-filled or empty draft.
+    // so the retry is a fresh create, not a 409 over a half-filled or empty draft. Each chunk is
+    // written once the next one is read, so the last one goes in `seal`'s atomic step: the list
+    // is complete (and startable) in the very write that completes it.
     yield* input.recipients.pipe(
       Stream.grouped(options.insertChunk),
       Stream.mapAccum(0, (seq, chunk) => [seq + Chunk.size(chunk), [seq, chunk] as const]),
-      Stream.runForEach(([firstSeq, chunk]) =>
-        Effect.gen(function*() {
-          const recipients: Array<Recipient> = []
-          for (const [i, raw] of Chunk.toReadonlyArray(chunk).entries()) {
-            const recipient = normalizeRecipient(raw)
-            if (Either.isLeft(recipient)) {
-              return yield* new InvalidRecipient({ campaignId: id, position: firstSeq + i, detail: recipient.left })
-            }
-            const bytes = recipientBytes(recipient.right)
-            if (bytes > options.maxRecipientBytes) {
-              return yield* new RecipientTooLarge({
-                campaignId: id,
-                position: firstSeq + i,
-                email: recipient.right.email,
-                bytes,
-                limit: options.maxRecipientBytes
-              })
-            }
-            recipients.push(recipient.right)
-          }
-          yield* store.addRecipients(id, firstSeq, recipients)
-        })
+      Stream.mapEffect(([firstSeq, chunk]) =>
+        Effect.map(validChunk(id, firstSeq, chunk, options.maxRecipientBytes), (recipients) => ({ firstSeq, recipients }))
       ),
+      Stream.runFoldEffect({ firstSeq: 0, recipients: [] as ReadonlyArray<Recipient> }, (previous, next) =>
+        Effect.as(
+          previous.recipients.length === 0 ? Effect.void : store.addRecipients(id, previous.firstSeq, previous.recipients),
+          next
+        )),
+      Effect.flatMap((last) => Effect.flatMap(EpochMillis.now, (now) => store.seal(id, { now, ...last }))),
       Effect.onError(() => Effect.ignore(store.discard(id)))
     )
-    yield* store.seal(id, yield* EpochMillis.now)
     return yield* campaignStatus(id)
   }).pipe(step("campaign.create", { campaignId: input.id }))

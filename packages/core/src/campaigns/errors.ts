@@ -41,14 +41,25 @@ export class CampaignExists extends Data.TaggedError("CampaignExists")<{
   }
 }
 
-/** The recipient stream held something that is not a recipient. */
+/** Where a recipient was in its source: "line 3" when it came with its line, else "recipient #2" (0-based). */
+const where = (error: { readonly position: number; readonly line?: number | undefined }) =>
+  error.line === undefined ? `recipient #${error.position}` : `line ${error.line}`
+
+/**
+ * The recipient stream held something that is not a recipient. `position` counts recipients
+ * from 0; `line` is its line in the file or body it was read from (1-based, a header line
+ * included), when the reader gave it (`RecipientOnLine`).
+ */
 export class InvalidRecipient extends Data.TaggedError("InvalidRecipient")<{
   readonly campaignId: string
   readonly position: number
+  readonly line?: number | undefined
   readonly detail: string
 }> {
   override get message() {
-    return `campaign ${this.campaignId}: recipient #${this.position} is invalid: ${this.detail}`
+    return this.line === undefined
+      ? `campaign ${this.campaignId}: recipient #${this.position} is invalid: ${this.detail}`
+      : `campaign ${this.campaignId}: line ${this.line}: ${this.detail}`
   }
 }
 
@@ -70,11 +81,12 @@ export class InvalidCampaign extends Data.TaggedError("InvalidCampaign")<{
 export class RecipientTooLarge extends Data.TaggedError("RecipientTooLarge")<{
   readonly campaignId: string
   readonly position: number
+  readonly line?: number | undefined
   readonly email: string
   readonly bytes: number
   readonly limit: number
 }> {
   override get message() {
-    return `campaign ${this.campaignId}: recipient #${this.position} (${this.email}) is ${this.bytes} bytes, over the limit of ${this.limit}`
+    return `campaign ${this.campaignId}: ${where(this)} (${this.email}) is ${this.bytes} bytes, over the limit of ${this.limit}`
   }
 }

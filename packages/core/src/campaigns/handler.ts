@@ -7,6 +7,7 @@ import { CampaignBatchMessage } from "./campaign.js"
 import type { StoreUnavailable } from "../kernel/store-errors.js"
 import { keepDeadLetter } from "../queue/dead-letter.js"
 import { Decision, type Delivery, retryDelay, retryNoLaterThan } from "../queue/delivery.js"
+import type { QueueUnavailable } from "../queue/errors.js"
 import type { BatchOutcome } from "./send-batch.js"
 
 const decode = Schema.decodeUnknownEither(CampaignBatchMessage)
@@ -16,11 +17,16 @@ const decode = Schema.decodeUnknownEither(CampaignBatchMessage)
  * once the batch's results are recorded, or when there is nothing to send (a
  * redelivered batch already sent, a paused campaign, an empty slot); `Retry`
  * while another delivery holds the batch, or when members await a retry; at the
- * breaker's next probe while the mailer is misconfigured (`Held`).
+ * breaker's next probe while the mailer is misconfigured (`Held`): as a fresh message
+ * sent with that delay (`requeue`) and this delivery acknowledged, when the queue can
+ * delay one, else as a retry of this one.
  */
 export const campaignBatchHandler = <R>(
   send: (message: CampaignBatchMessage) => Effect.Effect<BatchOutcome, StoreUnavailable, R>,
-  options: { readonly ackHeld?: boolean } = {}
+  options: {
+    readonly ackHeld?: boolean
+    readonly requeue?: (message: CampaignBatchMessage, delay: Duration.Duration) => Effect.Effect<void, QueueUnavailable>
+  } = {}
 ) =>
 (delivery: Delivery) =>
   Effect.gen(function*() {
@@ -45,7 +51,15 @@ export const campaignBatchHandler = <R>(
         // when whoever dispatches open batches does so again).
         if (options.ackHeld === true) return Decision.Ack() as Decision
         const now = yield* EpochMillis.now
-        return Decision.Retry({ delay: Duration.millis(Math.max(0, outcome.nextProbeAt - now)) }) as Decision
+        const delay = Duration.millis(Math.max(0, outcome.nextProbeAt - now))
+        // A fresh message, then the ack: this delivery's count never nears the queue's retry limit.
+        // (Should the ack be lost, the copy is one more delivery of a batch: harmless.)
+        if (options.requeue !== undefined) {
+          const requeued = yield* Effect.either(options.requeue(message.right, delay))
+          if (Either.isRight(requeued)) return Decision.Ack() as Decision
+          yield* Effect.logWarning("a held campaign batch could not be sent again as a new message; it is retried", requeued.left)
+        }
+        return Decision.Retry({ delay }) as Decision
       }
       default:
         return Decision.Ack() as Decision

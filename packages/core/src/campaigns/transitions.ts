@@ -2,7 +2,7 @@ import * as EpochMillis from "../kernel/EpochMillis.js"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { CampaignState } from "./campaign.js"
-import { CampaignStore } from "./campaign-store.js"
+import { type CampaignRow, CampaignStore } from "./campaign-store.js"
 import { CampaignNotFound, CampaignStateError } from "./errors.js"
 
 /** A campaign's state as `status` shows it: the stored three, and `completed` (running with nothing left to send). */
@@ -18,6 +18,8 @@ export interface CampaignTransition {
   readonly to: CampaignState
   /** Only while a recipient is still queued or reserved: a `completed` campaign is refused. */
   readonly whileOpen: boolean
+  /** Only once its recipient list is complete (`sealed`) and not empty. */
+  readonly whileSealed: boolean
   /** Already where the operation leads: answered as it is, nothing changed (a repeat is harmless). */
   readonly unchanged: ReadonlyArray<ShownState>
   /** Every other state refuses it (`CampaignStateError`, 409), saying why and what to do instead. */
@@ -30,7 +32,7 @@ export interface CampaignTransition {
  *
  * | operation | draft | running | paused | completed |
  * | --- | --- | --- | --- | --- |
- * | start | → running | 409 | 409 (resume it) | 409 |
+ * | start | → running (once its list is complete, never empty) | 409 | 409 (resume it) | 409 |
  * | pause | 409 (not started) | → paused | 200, unchanged | 409 |
  * | resume | 409 (start it) | 409 (not paused) | → running | 409 |
  *
@@ -42,6 +44,7 @@ export const campaignTransitions: Readonly<Record<CampaignOperation, CampaignTra
     from: ["draft"],
     to: "running",
     whileOpen: false,
+    whileSealed: true,
     unchanged: [],
     refused: {
       running: "it is already running",
@@ -53,6 +56,7 @@ export const campaignTransitions: Readonly<Record<CampaignOperation, CampaignTra
     from: ["running"],
     to: "paused",
     whileOpen: true,
+    whileSealed: false,
     unchanged: ["paused"],
     refused: {
       draft: "it has not started",
@@ -63,6 +67,7 @@ export const campaignTransitions: Readonly<Record<CampaignOperation, CampaignTra
     from: ["paused"],
     to: "running",
     whileOpen: false,
+    whileSealed: false,
     unchanged: [],
     refused: {
       draft: "it has not started: start it instead",
@@ -75,6 +80,15 @@ export const campaignTransitions: Readonly<Record<CampaignOperation, CampaignTra
 /** The state `status` shows: `completed` for a running campaign with nothing queued or reserved. */
 export const shownState = (state: CampaignState, counts: { readonly queued: number; readonly reserved: number }): ShownState =>
   state === "running" && counts.queued === 0 && counts.reserved === 0 ? "completed" : state
+
+/** Why a draft cannot start yet, if it cannot: its list is still being written, or empty. */
+const unstartableDraft = (row: CampaignRow): string | undefined =>
+  !row.sealed
+    ? "its recipient list is still being written: start it once its create has finished " +
+      "(a create that was cut short never finishes: create it again with ?replace=true or --replace)"
+    : row.total === 0
+    ? "it has no recipients: create it again with its list (POST /admin/campaigns?replace=true)"
+    : undefined
 
 /**
  * Applies `operation` to the campaign: `moved` when this call changed its state (of
@@ -89,13 +103,20 @@ export const transitionCampaign = (campaignId: string, operation: CampaignOperat
     // between (another operator's resume, say) is tried again.
     for (let attempt = 0;; attempt++) {
       const now = yield* EpochMillis.now
-      const moved = yield* store.transition(campaignId, { from: rule.from, to: rule.to, now, whileOpen: rule.whileOpen })
+      const moved = yield* store.transition(campaignId, {
+        from: rule.from,
+        to: rule.to,
+        now,
+        whileOpen: rule.whileOpen,
+        whileSealed: rule.whileSealed
+      })
       if (Option.isSome(moved)) return "moved" as const
       const row = yield* store.get(campaignId)
       if (Option.isNone(row)) return yield* new CampaignNotFound({ campaignId })
       const state = shownState(row.value.state, yield* store.counts(campaignId))
       if (rule.unchanged.includes(state)) return "unchanged" as const
-      const reason = rule.refused[state] ?? (attempt < 3 ? undefined : "it is changing under other operators: try again")
+      const unstartable = rule.whileSealed && state === "draft" ? unstartableDraft(row.value) : undefined
+      const reason = unstartable ?? rule.refused[state] ?? (attempt < 3 ? undefined : "it is changing under other operators: try again")
       if (reason !== undefined) return yield* new CampaignStateError({ campaignId, state, operation, reason })
     }
   })

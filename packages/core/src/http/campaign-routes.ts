@@ -9,7 +9,7 @@ import * as Schema from "effect/Schema"
 import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
 import { Campaigns } from "../campaigns/campaigns.js"
-import { CampaignTemplate } from "../campaigns/campaign.js"
+import { CampaignTemplate, RecipientOnLine } from "../campaigns/campaign.js"
 import { answerCampaignError, type CampaignRouteError } from "./contract.js"
 import { readBodyLimited } from "./read-body.js"
 
@@ -83,7 +83,8 @@ const Replace = Schema.Struct({
  *
  * - `POST {prefix}`: create. JSON `{ id, template, recipients: [...] }`, or NDJSON
  *   (`application/x-ndjson`): a first line `{ id, template }`, then one recipient
- *   per line (an email, or `{ "email", "vars" }`), streamed into the ledger. 201; an id
+ *   per line (an email, or `{ "email", "vars" }`), streamed into the ledger (a refused
+ *   recipient is named by its line, the first line being 1). 201; an id
  *   in use is 409 unless `?replace=true` and it is still a draft (then 200, replaced; 201 when
  *   `?replace=true` created it).
  * - `GET {prefix}`, `GET {prefix}/:id`: status.
@@ -116,22 +117,25 @@ export const campaignRoutes = (options: CampaignRoutesOptions = {}) => {
       const code = yield* statusOf(body.id)
       return json(yield* campaigns.create({ id: body.id, template: body.template, recipients, replace }), code)
     }
+    // Each line with its number (1-based, every line counted: the header is line 1), so a
+    // refused recipient is named by the line it is on.
     const lines = request.stream.pipe(
       Stream.decodeText(),
       Stream.splitLines,
-      Stream.filter((line) => line.trim() !== "")
+      Stream.zipWithIndex,
+      Stream.filter(([line]) => line.trim() !== "")
     )
     return yield* Effect.scoped(Effect.gen(function*() {
       const [first, rest] = yield* Stream.peel(lines, Sink.head())
       const header = Option.isNone(first)
         ? Either.left("the body is empty")
-        : Either.mapLeft(Schema.decodeUnknownEither(Schema.parseJson(Header))(first.value), (error) => error.message)
+        : Either.mapLeft(Schema.decodeUnknownEither(Schema.parseJson(Header))(first.value[0]), (error) => error.message)
       if (Either.isLeft(header)) return yield* new BadRequest({ detail: `the first line must be { id, template }: ${header.left}` })
       const code = yield* statusOf(header.right.id)
       const status = yield* campaigns.create({
         id: header.right.id,
         template: header.right.template,
-        recipients: Stream.map(rest, (line) => recipientLine(line) as string),
+        recipients: Stream.map(rest, ([line, i]) => new RecipientOnLine({ line: i + 1, recipient: recipientLine(line) })),
         replace
       })
       return json(status, code)

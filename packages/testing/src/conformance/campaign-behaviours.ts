@@ -17,6 +17,7 @@ import { recipients, TEMPLATE } from "./campaign-store-conformance.js"
 import type { LedgerServices } from "./ledger-services.js"
 import { realPause } from "../fixtures.js"
 import { campaignCircuitCases } from "./campaign-circuit-behaviours.js"
+import { campaignSealedCases } from "./campaign-sealed-behaviours.js"
 
 
 /** Polls (in real time) until `check` holds, for up to about ten seconds. */
@@ -234,6 +235,7 @@ export const campaignBehaviours = (name: string, makeLayer: () => Layer.Layer<Le
     )
 
     campaignCircuitCases(makeLayer)
+    campaignSealedCases(makeLayer)
 
     scenario(
       "transient failures are retried through the queue with the same key; at the cap the recipients fail and the owner hears",
