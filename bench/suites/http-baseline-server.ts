@@ -26,14 +26,22 @@ export interface BaselineServerOptions {
 
 const TOLERANCE_SECONDS = 300
 
+/** One formatter per currency, as the gateway's renderer keeps them; null where Intl knows no such currency. */
+const formatters = new Map<string, Intl.NumberFormat | null>()
+
 /** The gateway's default receipt (packages/node/src/renderer.ts), written out without Effect. */
 export const renderReceipt = (from: string, orderKey: string, to: string, product: string | null, amount: number, currency: string) => {
-  let money: string
-  try {
-    money = new Intl.NumberFormat("en", { style: "currency", currency: currency.toUpperCase() }).format(amount / 100)
-  } catch {
-    money = `${(amount / 100).toFixed(2)} ${currency.toUpperCase()}`
+  const code = currency.toUpperCase()
+  let formatter = formatters.get(code)
+  if (formatter === undefined) {
+    try {
+      formatter = new Intl.NumberFormat("en", { style: "currency", currency: code })
+    } catch {
+      formatter = null
+    }
+    formatters.set(code, formatter)
   }
+  const money = formatter === null ? `${(amount / 100).toFixed(2)} ${code}` : formatter.format(amount / 100)
   const what = product ?? "your purchase"
   return {
     from,
