@@ -26,14 +26,22 @@ export interface BaselineServerOptions {
 
 const TOLERANCE_SECONDS = 300
 
+/** One formatter per currency, as the gateway's renderer keeps them; null where Intl knows no such currency. */
+const formatters = new Map<string, Intl.NumberFormat | null>()
+
 /** The gateway's default receipt (packages/node/src/renderer.ts), written out without Effect. */
 export const renderReceipt = (from: string, orderKey: string, to: string, product: string | null, amount: number, currency: string) => {
-  let money: string
-  try {
-    money = new Intl.NumberFormat("en", { style: "currency", currency: currency.toUpperCase() }).format(amount / 100)
-  } catch {
-    money = `${(amount / 100).toFixed(2)} ${currency.toUpperCase()}`
+  const code = currency.toUpperCase()
+  let formatter = formatters.get(code)
+  if (formatter === undefined) {
+    try {
+      formatter = new Intl.NumberFormat("en", { style: "currency", currency: code })
+    } catch {
+      formatter = null
+    }
+    formatters.set(code, formatter)
   }
+  const money = formatter === null ? `${(amount / 100).toFixed(2)} ${code}` : formatter.format(amount / 100)
   const what = product ?? "your purchase"
   return {
     from,
@@ -52,7 +60,7 @@ export const renderReceipt = (from: string, orderKey: string, to: string, produc
 }
 
 /** Stripe's check: a fresh `t` and one `v1` matching the HMAC-SHA256 of `${t}.${body}`. */
-const verifiedStripe = (header: string | undefined, body: Buffer, secret: string): boolean => {
+export const verifiedStripe = (header: string | undefined, body: Buffer, secret: string): boolean => {
   if (header === undefined) return false
   let timestamp: string | undefined
   const given: Array<Buffer> = []
@@ -90,10 +98,33 @@ const openBaselineDatabase = (filename: string): Database.Database => {
   return db
 }
 
-/** The baseline server, not yet listening; closing it closes the database. */
-export const baselineServer = (options: BaselineServerOptions): Server => {
-  const db = openBaselineDatabase(options.filename)
-  // The two statements hookgate's store issues for a delivered order (packages/store-sql/src/sql-store.ts).
+/** What the work of one webhook needs from its JSON, or undefined for an event that asks for no email. */
+export const paidSession = (event: any) => {
+  const session = event.data.object
+  if (event.type !== "checkout.session.completed" || session.payment_status !== "paid") return undefined
+  const key = `stripe:${session.id}`
+  const email: string = session.customer_details?.email ?? session.customer_email
+  const metadata: Record<string, string> = session.metadata ?? {}
+  const product = metadata.product_id ?? null
+  const hash = createHash("sha256").update(JSON.stringify([email.toLowerCase(), product, session.amount_total, session.currency])).digest("hex")
+  return { key, email, metadata, product, hash, amount: session.amount_total as number, currency: session.currency as string }
+}
+
+export type PaidOrder = NonNullable<ReturnType<typeof paidSession>>
+
+/**
+ * The SQLite file, migrated, and the two statements hookgate's store issues for a
+ * delivered order (packages/store-sql/src/sql-store.ts): `claim` inserts it under a
+ * fresh lease (false when the key is already stored), `complete` marks it sent.
+ */
+export interface BaselineStore {
+  readonly db: Database.Database
+  readonly claim: (eventId: string, eventType: string, order: PaidOrder, token: string, now: number) => boolean
+  readonly complete: (key: string, token: string, messageId: string, at: number) => void
+}
+
+export const baselineStore = (filename: string): BaselineStore => {
+  const db = openBaselineDatabase(filename)
   const insert = db.prepare(`INSERT INTO hookgate_orders (
   order_key, provider, event_id, event_type, email, product, amount, currency, metadata, payload_hash,
   status, attempts, next_attempt_at, lease_token, lease_expires_at, uncertain,
@@ -103,6 +134,30 @@ ON CONFLICT (order_key) DO NOTHING RETURNING order_key`)
   const complete = db.prepare(`UPDATE hookgate_orders SET status = 'sent', message_id = ?, sent_at = ?, updated_at = ?,
   lease_token = NULL, lease_expires_at = NULL, last_error = NULL, possible_duplicates = possible_duplicates + 0
 WHERE order_key = ? AND lease_token = ? RETURNING 0 AS possible_duplicate`)
+  return {
+    db,
+    claim: (eventId: string, eventType: string, order: PaidOrder, token: string, now: number) =>
+      insert.get(order.key, "stripe", eventId, eventType, order.email, order.product, order.amount, order.currency,
+        JSON.stringify(order.metadata), order.hash, now, token, now + 300_000, now, now) !== undefined,
+    complete: (key: string, token: string, messageId: string, at: number) => void complete.get(messageId, at, at, key, token)
+  }
+}
+
+/** The Resend-like request of the receipt for `order`: path, headers and JSON body. */
+export const receiptRequest = (options: BaselineServerOptions, order: PaidOrder) => ({
+  url: `${options.resendUrl}/emails`,
+  headers: {
+    authorization: `Bearer ${options.resendApiKey}`,
+    "content-type": "application/json",
+    "user-agent": "hookgate-bench-baseline",
+    "idempotency-key": `hookgate/order/${order.key}`
+  },
+  body: JSON.stringify(renderReceipt(options.from, order.key, order.email, order.product, order.amount, order.currency))
+})
+
+/** The baseline server, not yet listening; closing it closes the database. */
+export const baselineServer = (options: BaselineServerOptions): Server => {
+  const store = baselineStore(options.filename)
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     if (request.method !== "POST" || request.url !== "/webhooks/stripe") return answer(response, 404, { status: "not_found" })
@@ -112,35 +167,16 @@ WHERE order_key = ? AND lease_token = ? RETURNING 0 AS possible_duplicate`)
       return answer(response, 400, { status: "invalid_signature" })
     }
     const event = JSON.parse(body.toString("utf8"))
-    const session = event.data.object
-    if (event.type !== "checkout.session.completed" || session.payment_status !== "paid") {
-      return answer(response, 200, { status: "ignored", eventType: event.type })
-    }
-    const key = `stripe:${session.id}`
-    const email: string = session.customer_details?.email ?? session.customer_email
-    const metadata: Record<string, string> = session.metadata ?? {}
-    const product = metadata.product_id ?? null
-    const hash = createHash("sha256").update(JSON.stringify([email.toLowerCase(), product, session.amount_total, session.currency])).digest("hex")
-    const now = Date.now()
+    const order = paidSession(event)
+    if (order === undefined) return answer(response, 200, { status: "ignored", eventType: event.type })
     const token = randomUUID()
-    const row = insert.get(key, "stripe", event.id, event.type, email, product, session.amount_total, session.currency,
-      JSON.stringify(metadata), hash, now, token, now + 300_000, now, now)
-    if (row === undefined) return answer(response, 200, { status: "duplicate", orderId: key })
-    const sent = await fetch(`${options.resendUrl}/emails`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${options.resendApiKey}`,
-        "content-type": "application/json",
-        "user-agent": "hookgate-bench-baseline",
-        "idempotency-key": `hookgate/order/${key}`
-      },
-      body: JSON.stringify(renderReceipt(options.from, key, email, product, session.amount_total, session.currency))
-    })
-    if (!sent.ok) return answer(response, 500, { status: "retry", orderId: key, detail: await sent.text() })
+    if (!store.claim(event.id, event.type, order, token, Date.now())) return answer(response, 200, { status: "duplicate", orderId: order.key })
+    const receipt = receiptRequest(options, order)
+    const sent = await fetch(receipt.url, { method: "POST", headers: receipt.headers, body: receipt.body })
+    if (!sent.ok) return answer(response, 500, { status: "retry", orderId: order.key, detail: await sent.text() })
     const { id } = (await sent.json()) as { id: string }
-    const at = Date.now()
-    complete.get(id, at, at, key, token)
-    return answer(response, 200, { status: "sent", orderId: key })
+    store.complete(order.key, token, id, Date.now())
+    return answer(response, 200, { status: "sent", orderId: order.key })
   }
 
   const server = createServer((request, response) => {
@@ -148,6 +184,6 @@ WHERE order_key = ? AND lease_token = ? RETURNING 0 AS possible_duplicate`)
       if (!response.headersSent) answer(response, 500, { status: "error", detail: String(error) })
     })
   })
-  server.on("close", () => db.close())
+  server.on("close", () => store.db.close())
   return server
 }

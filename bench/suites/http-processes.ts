@@ -114,11 +114,13 @@ export const startGateway = async (settings: GatewaySettings): Promise<Started> 
 }
 
 const baselineChild = fileURLToPath(new URL("./http-baseline-child.js", import.meta.url))
+const effectFloorChild = fileURLToPath(new URL("./http-effect-floor-child.js", import.meta.url))
 
-export const startBaseline = async (options: BaselineServerOptions): Promise<Started> => {
-  const child = track(spawn(process.execPath, [baselineChild, JSON.stringify(options)], { stdio: ["ignore", "pipe", "inherit"] }))
+/** The node:http baseline, or with `effectFloor` the @effect/platform floor, doing the same work. */
+export const startBaseline = async (options: BaselineServerOptions, effectFloor = false): Promise<Started> => {
+  const child = track(spawn(process.execPath, [effectFloor ? effectFloorChild : baselineChild, JSON.stringify(options)], { stdio: ["ignore", "pipe", "inherit"] }))
   try {
-    const [, url] = await firstMatch(child, child.stdout!, /listening (http:\/\/\S+)/, 30_000, "the baseline server")
+    const [, url] = await firstMatch(child, child.stdout!, /listening (http:\/\/\S+)/, 30_000, effectFloor ? "the Effect floor server" : "the baseline server")
     return { url: url!, process: child }
   } catch (error) {
     await stop(child)

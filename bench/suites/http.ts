@@ -10,10 +10,12 @@ import { cpuSeconds, type ResendStandIn, type Started, startBaseline, startGatew
 /**
  * Issue 16's HTTP figures: sustained webhooks/s and p50/p99 latency of
  * `hookgate serve` over loopback, driven by autocannon, beside a minimal
- * node:http server doing the same work (http-baseline-server.ts), in the same
- * run: rounds interleaved (the order alternating), medians reported. Both send
+ * node:http server doing the same work (http-baseline-server.ts) and a minimal
+ * @effect/platform server doing it too (http-effect-floor-server.ts: the floor an
+ * Effect HTTP server stands on), in the same run: rounds interleaved (the order
+ * rotating), medians reported. Both send
  * their receipts through the same local Resend stand-in (its own process) as
- * the gateway does in production with HOOKGATE_MAILER=resend, and both store
+ * the gateway does in production with HOOKGATE_MAILER=resend, and all store
  * orders in a SQLite file. Afterwards every order answered 2xx must be stored
  * as sent and have reached the stand-in, or the suite fails.
  */
@@ -106,17 +108,23 @@ export const httpSuite: BenchSuite = {
       const mail = { resendUrl: resend.url, resendApiKey: resend.apiKey, from: FROM }
       const gatewayDb = join(dir, "gateway", "hookgate.db")
       const baselineDb = join(dir, "baseline.db")
+      const floorDb = join(dir, "effect-floor.db")
       const gateway = await startGateway({ db: gatewayDb, stripeSecret: secret, ...mail })
       started.push(gateway)
       const baseline = await startBaseline({ filename: baselineDb, stripeSecret: secret, ...mail })
       started.push(baseline)
+      const floor = await startBaseline({ filename: floorDb, stripeSecret: secret, ...mail }, true)
+      started.push(floor)
       const hookgate: Side = { name: "hookgate", prefix: "hg", db: gatewayDb, server: gateway, rounds: [], okKeys: [] }
       const bare: Side = { name: "baseline", prefix: "bl", db: baselineDb, server: baseline, rounds: [], okKeys: [] }
+      const effectFloor: Side = { name: "floor", prefix: "ef", db: floorDb, server: floor, rounds: [], okKeys: [] }
+      const sides = [hookgate, bare, effectFloor]
 
       console.log(`  ${CONNECTIONS} connections; a ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} rounds of ${ROUND_SECONDS} s each, alternating`)
-      for (const side of [hookgate, bare]) await round(side, secret, "w", WARMUP_SECONDS)
+      for (const side of sides) await round(side, secret, "w", WARMUP_SECONDS)
       for (let r = 0; r < ROUNDS; r++) {
-        for (const side of r % 2 === 0 ? [hookgate, bare] : [bare, hookgate]) {
+        // Each side goes first, second and third in turn.
+        for (const side of [...sides.slice(r % sides.length), ...sides.slice(0, r % sides.length)]) {
           side.rounds.push(await round(side, secret, String(r), ROUND_SECONDS))
         }
       }
@@ -124,7 +132,8 @@ export const httpSuite: BenchSuite = {
       // In-flight work finishes as the servers close; then count what was stored and mailed.
       await stop(gateway.process)
       await stop(baseline.process)
-      await checkDelivered([hookgate, bare], resend)
+      await stop(floor.process)
+      await checkDelivered(sides, resend)
 
       const cpu = (side: Side, key: string, who: string) => {
         const perWebhook = side.rounds.flatMap((r) => (r.cpuMsPerWebhook === undefined ? [] : [r.cpuMsPerWebhook]))
@@ -142,6 +151,7 @@ export const httpSuite: BenchSuite = {
       return [
         ...figures(hookgate, (name) => `http${name}`, "hookgate serve, Resend stand-in"),
         ...figures(bare, (name) => `baselineHttp${name}`, "node:http + better-sqlite3 + node:crypto, same stand-in"),
+        ...figures(effectFloor, (name) => `effectHttpFloor${name}`, "minimal @effect/platform server, same work and stand-in"),
         figure("httpConnections", "autocannon connections (keep-alive, one request at a time each)", CONNECTIONS, "connections")
       ]
     } finally {
@@ -152,6 +162,11 @@ export const httpSuite: BenchSuite = {
   ratios: [
     ["httpWebhooksPerSecond / baselineHttpWebhooksPerSecond", "httpWebhooksPerSecond", "baselineHttpWebhooksPerSecond"],
     ["httpP50Ms / baselineHttpP50Ms", "httpP50Ms", "baselineHttpP50Ms"],
-    ["httpCpuMsPerWebhook / baselineHttpCpuMsPerWebhook", "httpCpuMsPerWebhook", "baselineHttpCpuMsPerWebhook"]
+    ["httpP99Ms / baselineHttpP99Ms", "httpP99Ms", "baselineHttpP99Ms"],
+    ["httpCpuMsPerWebhook / baselineHttpCpuMsPerWebhook", "httpCpuMsPerWebhook", "baselineHttpCpuMsPerWebhook"],
+    ["effectHttpFloorWebhooksPerSecond / baselineHttpWebhooksPerSecond", "effectHttpFloorWebhooksPerSecond", "baselineHttpWebhooksPerSecond"],
+    ["effectHttpFloorCpuMsPerWebhook / baselineHttpCpuMsPerWebhook", "effectHttpFloorCpuMsPerWebhook", "baselineHttpCpuMsPerWebhook"],
+    ["httpWebhooksPerSecond / effectHttpFloorWebhooksPerSecond", "httpWebhooksPerSecond", "effectHttpFloorWebhooksPerSecond"],
+    ["httpCpuMsPerWebhook / effectHttpFloorCpuMsPerWebhook", "httpCpuMsPerWebhook", "effectHttpFloorCpuMsPerWebhook"]
   ]
 }

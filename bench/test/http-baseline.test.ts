@@ -5,29 +5,52 @@ import { type AcceptedEmail, startResendTestServer } from "@hookgate/mailer-rese
 import { layerDefaultRenderer } from "@hookgate/node"
 import { stripeSignatureHeader } from "@hookgate/provider-stripe/testing"
 import Database from "better-sqlite3"
-import { Effect } from "effect"
+import { Effect, ManagedRuntime } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { baselineServer } from "../suites/http-baseline-server.js"
+import { baselineServer, type BaselineServerOptions } from "../suites/http-baseline-server.js"
+import { effectFloorServer } from "../suites/http-effect-floor-server.js"
 import { signedStripeWebhook } from "../suites/http-load.js"
 
-// The HTTP suite's baseline must do the gateway's work, or its figure compares nothing.
+// The HTTP suite's baseline and Effect floor must do the gateway's work, or their figures compare nothing.
 
 const SECRET = "whsec_bench_test"
 const FROM = "hookgate bench <orders@bench.hookgate.localhost>"
 
 type Post = (body: string, signature: string) => Promise<{ readonly status: number; readonly body: unknown }>
 
-/** A Resend stand-in and the baseline server on free ports, for the length of `test`. */
-const withBaseline = async (test: (post: Post, db: string, emails: () => ReadonlyArray<AcceptedEmail>) => Promise<void>) => {
+/** A server listening on a free loopback port: its base URL, and how to stop it. */
+type Start = (options: BaselineServerOptions) => Promise<{ readonly url: string; readonly close: () => Promise<unknown> }>
+
+const servers: ReadonlyArray<readonly [string, Start]> = [
+  ["node:http baseline", async (options) => {
+    const server = baselineServer(options)
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: () => {
+        server.closeAllConnections()
+        return new Promise((resolve) => server.close(resolve))
+      }
+    }
+  }],
+  ["@effect/platform floor", async (options) => {
+    let url = ""
+    const runtime = ManagedRuntime.make(effectFloorServer(options, (listening) => (url = listening)))
+    await runtime.runtime()
+    return { url, close: () => runtime.dispose() }
+  }]
+]
+
+/** A Resend stand-in and the server `start` starts, on free ports, for the length of `test`. */
+const withServer = async (start: Start, test: (post: Post, db: string, emails: () => ReadonlyArray<AcceptedEmail>) => Promise<void>) => {
   const resend = await startResendTestServer()
   const dir = mkdtempSync(join(tmpdir(), "hookgate-http-baseline-"))
   const db = join(dir, "baseline.db")
-  const server = baselineServer({ filename: db, stripeSecret: SECRET, resendUrl: resend.url, resendApiKey: resend.apiKey, from: FROM })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/stripe`
+  const server = await start({ filename: db, stripeSecret: SECRET, resendUrl: resend.url, resendApiKey: resend.apiKey, from: FROM })
+  const url = `${server.url}/webhooks/stripe`
   const post: Post = async (body, signature) => {
     const response = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json", "stripe-signature": signature } })
     return { status: response.status, body: await response.json() }
@@ -35,8 +58,7 @@ const withBaseline = async (test: (post: Post, db: string, emails: () => Readonl
   try {
     await test(post, db, () => resend.emails)
   } finally {
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
+    await server.close()
     await resend.close()
     rmSync(dir, { recursive: true, force: true })
   }
@@ -51,13 +73,17 @@ const statusOf = (db: string, key: string) => {
   }
 }
 
-describe("the HTTP bench's baseline server", () => {
+describe("the HTTP bench's load", () => {
   it("signs webhooks exactly as provider-stripe's own test signer does", async () => {
     const webhook = signedStripeWebhook(SECRET, "t", 1)
     const timestamp = Number(/^t=(\d+),/.exec(webhook.signature)![1])
     const theirs = await Effect.runPromise(stripeSignatureHeader(SECRET, webhook.body, { timestamp }))
     expect(webhook.signature).toBe(theirs)
   })
+})
+
+describe.each(servers)("the HTTP bench's %s server", (_, start) => {
+  const withBaseline = (test: Parameters<typeof withServer>[1]) => withServer(start, test)
 
   it("stores the order as sent and mails the gateway's default receipt once, under the order's key", () =>
     withBaseline(async (post, db, emails) => {

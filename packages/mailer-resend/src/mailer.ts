@@ -19,10 +19,9 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import * as Schema from "effect/Schema"
 import { classifyAnswer, type ClassifyOptions, classifyTransport } from "./internal/classify.js"
 import { retryAfterFrom } from "./internal/retry-after.js"
-import { BatchResponse, decodeErrorBody, SendResponse } from "./internal/schemas.js"
+import { decodeBatchResponse, decodeErrorBody, decodeSendResponse } from "./internal/schemas.js"
 import { toResendEmail } from "./internal/wire.js"
 import {
   DEFAULT_BASE_URL,
@@ -100,7 +99,7 @@ export const make = (options: ResendOptions): Effect.Effect<MailerShape, never, 
       )
 
     // The key is sent as given: the core fitted it (length, header-safe) once.
-    const post = <A, I>(path: string, body: unknown, idempotencyKey: string, answer: Schema.Schema<A, I>) =>
+    const post = <A>(path: string, body: unknown, idempotencyKey: string, decode: (text: string) => Either.Either<A, unknown>) =>
       Effect.gen(function*() {
         const request = HttpClientRequest.post(path).pipe(
           HttpClientRequest.setHeader("idempotency-key", idempotencyKey),
@@ -112,7 +111,7 @@ export const make = (options: ResendOptions): Effect.Effect<MailerShape, never, 
         }
         // Accepted: from here on every failure is Unknown; a retry with the same key is answered, not resent.
         const text = yield* Effect.mapError(response.text, (error) => requestFailed(error, name))
-        return yield* Either.match(Schema.decodeUnknownEither(Schema.parseJson(answer))(text), {
+        return yield* Either.match(decode(text), {
           onLeft: () =>
             Effect.fail(new Unknown({ mailer: name, detail: `${response.status} with an answer that is not Resend's` })),
           onRight: Effect.succeed
@@ -128,7 +127,7 @@ export const make = (options: ResendOptions): Effect.Effect<MailerShape, never, 
       Effect.map(Clock.currentTimeMillis, (acceptedAt) => new SendReceipt({ mailer: name, messageId: id, acceptedAt }))
 
     const send = (email: OutgoingEmail, { idempotencyKey }: { readonly idempotencyKey: string }) =>
-      post("/emails", toResendEmail(email), idempotencyKey, SendResponse).pipe(
+      post("/emails", toResendEmail(email), idempotencyKey, decodeSendResponse).pipe(
         Effect.flatMap(({ id }) => receipt(id)),
         spanWhenTraced("resend.send")
       )
@@ -144,7 +143,7 @@ export const make = (options: ResendOptions): Effect.Effect<MailerShape, never, 
           })
         )
       }
-      return post("/emails/batch", emails.map(toResendEmail), idempotencyKey, BatchResponse).pipe(
+      return post("/emails/batch", emails.map(toResendEmail), idempotencyKey, decodeBatchResponse).pipe(
         Effect.flatMap(({ data }) =>
           data.length === emails.length
             ? Effect.forEach(data, ({ id }) => receipt(id))

@@ -1,4 +1,5 @@
 import { FetchHttpClient } from "@effect/platform"
+import { NodeHttpClient } from "@effect/platform-node"
 import { type Renderer, RetryPolicy } from "@hookgate/core"
 import { Alerter, type AlerterShape } from "@hookgate/core/alerts"
 import { defaultProbeSchedule, Mailer, MailerCircuit, withKeyWindowCheck } from "@hookgate/core/mail"
@@ -30,6 +31,13 @@ export interface GatewayOverrides {
 }
 
 /**
+ * The HTTP client of the mailers' REST APIs: undici's own `request` on a keep-alive pool, not
+ * `fetch`, whose Web streams (the body made a stream, then teed and read back) cost more than
+ * the rest of a send on Node. The same `HttpClient`, the same spans and trace headers.
+ */
+const mailerHttpClient = NodeHttpClient.layerUndici
+
+/**
  * The mailer HOOKGATE_MAILER names: the local outbox, Resend (RESEND_API_KEY, RESEND_BASE_URL, …),
  * SMTP (SMTP_HOST, …: a pool of connections, closed when the gateway shuts down) or Postmark
  * (POSTMARK_SERVER_TOKEN, …). Each mailer's settings were read with the gateway's, by its own Config.
@@ -41,7 +49,7 @@ export const layerMailer = (config: GatewayConfig): Layer.Layer<Mailer, ConfigEr
     case "resend":
       return Option.match(config.resend, {
         onNone: () => Layer.fail(ConfigError.MissingData(["RESEND_API_KEY"], "HOOKGATE_MAILER=resend without its settings")),
-        onSome: (options) => Resend.layer(options).pipe(Layer.provide(FetchHttpClient.layer))
+        onSome: (options) => Resend.layer(options).pipe(Layer.provide(mailerHttpClient))
       })
     case "smtp":
       return Option.match(config.smtp, {
@@ -51,7 +59,7 @@ export const layerMailer = (config: GatewayConfig): Layer.Layer<Mailer, ConfigEr
     case "postmark":
       return Option.match(config.postmark, {
         onNone: () => Layer.fail(ConfigError.MissingData(["POSTMARK_SERVER_TOKEN"], "HOOKGATE_MAILER=postmark without its settings")),
-        onSome: (options) => Postmark.layer(options).pipe(Layer.provide(FetchHttpClient.layer))
+        onSome: (options) => Postmark.layer(options).pipe(Layer.provide(mailerHttpClient))
       })
   }
 }

@@ -1,12 +1,27 @@
 import { Renderer } from "@hookgate/core"
 import { OutgoingEmail } from "@hookgate/core/mail"
 
-const money = (amount: number, currency: string) => {
-  try {
-    return new Intl.NumberFormat("en", { style: "currency", currency: currency.toUpperCase() }).format(amount / 100)
-  } catch {
-    return `${(amount / 100).toFixed(2)} ${currency.toUpperCase()}`
+/** One formatter per currency (building one costs more than the rest of the email); null where Intl knows no such currency. */
+const formatters = new Map<string, Intl.NumberFormat | null>()
+
+const formatterFor = (currency: string) => {
+  let formatter = formatters.get(currency)
+  if (formatter === undefined) {
+    try {
+      formatter = new Intl.NumberFormat("en", { style: "currency", currency })
+    } catch {
+      formatter = null
+    }
+    // Currencies come from webhooks: bounded, so a stream of made-up codes cannot grow the map without end.
+    if (formatters.size < 1000) formatters.set(currency, formatter)
   }
+  return formatter
+}
+
+const money = (amount: number, currency: string) => {
+  const code = currency.toUpperCase()
+  const formatter = formatterFor(code)
+  return formatter === null ? `${(amount / 100).toFixed(2)} ${code}` : formatter.format(amount / 100)
 }
 
 /**

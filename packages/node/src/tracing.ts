@@ -1,7 +1,9 @@
-import { FetchHttpClient } from "@effect/platform"
+import { FetchHttpClient, HttpClient, HttpMiddleware } from "@effect/platform"
 import * as OtlpSerialization from "@effect/opentelemetry/OtlpSerialization"
 import * as OtlpTracer from "@effect/opentelemetry/OtlpTracer"
+import { tracingEnabled } from "@hookgate/core"
 import { Config, type ConfigError, Effect, Layer, Option } from "effect"
+import { constTrue } from "effect/Function"
 
 /**
  * OpenTelemetry's standard variables: `OTEL_EXPORTER_OTLP_ENDPOINT` (the collector's base URL;
@@ -20,15 +22,36 @@ export const tracesUrl = (config: typeof TracingConfig extends Config.Config<inf
   Option.orElse(config.tracesEndpoint, () => Option.map(config.endpoint, (base) => `${base.replace(/\/+$/, "")}/v1/traces`))
 
 /**
+ * @effect/platform's `http.server` span of every request and `http.client` span of every
+ * mailer call, turned off while no tracer would receive them: under Effect's built-in tracer
+ * they export nowhere, yet each one parses the URL and copies every header into attributes
+ * (a measurable share of a webhook's CPU). A tracer installed around the gateway (its own
+ * layer, or OTLP below) keeps them.
+ */
+const untracedHttp: Layer.Layer<never> = Layer.unwrapEffect(
+  Effect.withFiberRuntime((fiber) =>
+    Effect.succeed(
+      tracingEnabled(fiber)
+        ? Layer.empty
+        : Layer.mergeAll(
+          Layer.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, constTrue),
+          Layer.locallyScoped(HttpClient.currentTracerDisabledWhen, constTrue)
+        )
+    )
+  )
+)
+
+/**
  * Traces over OTLP/HTTP (JSON) through `@effect/opentelemetry`'s own exporter (no OpenTelemetry
  * SDK), when an endpoint is set: every request's server span, hookgate's spans under it, and
- * the mailer's HTTP call as a client span carrying W3C `traceparent`. Without an endpoint this
- * layer is empty: Effect's built-in tracer stays, `tracingEnabled` is false, no span is made.
+ * the mailer's HTTP call as a client span carrying W3C `traceparent`. Without an endpoint
+ * Effect's built-in tracer stays, `tracingEnabled` is false, and no span is made: neither
+ * hookgate's nor @effect/platform's HTTP spans.
  */
 export const tracingLayer: Layer.Layer<never, ConfigError.ConfigError> = Layer.unwrapEffect(
   Effect.map(TracingConfig, (config) =>
     Option.match(tracesUrl(config), {
-      onNone: () => Layer.empty,
+      onNone: () => untracedHttp,
       onSome: (url) =>
         OtlpTracer.layer({ url, resource: { serviceName: config.serviceName }, exportInterval: "1 second" }).pipe(
           Layer.provide(OtlpSerialization.layerJson),

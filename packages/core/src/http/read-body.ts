@@ -1,6 +1,8 @@
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { BodyTooLarge } from "./errors.js"
 
@@ -71,10 +73,17 @@ export const readWebRequestBody = <E>(request: Request, limitBytes: number, onEr
     : readWebBody(request.body, limitBytes, onError)
 }
 
+/** The bytes of what a platform's `arrayBuffer` answered (Node's is a `Buffer`: viewed, not copied). */
+const asBytes = (buffer: ArrayBuffer): Uint8Array =>
+  ArrayBuffer.isView(buffer) ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength) : new Uint8Array(buffer)
+
 /**
  * Reads a request body as bytes, refusing more than `limitBytes`: by its
  * Content-Length before reading, and by counting while reading (a chunked body
- * or a lying header stops at the limit, not at the end).
+ * or a lying header stops at the limit, not at the end). A body whose length is
+ * declared within the limit is read by the platform in one go: the HTTP parser
+ * frames it at its Content-Length, so it cannot run past the limit, and no
+ * Stream is built and run for it (a measurable share of a webhook on Node).
  */
 export const readBodyLimited = (request: HttpServerRequest.HttpServerRequest, limitBytes: number) =>
   Effect.suspend(() => {
@@ -84,6 +93,10 @@ export const readBodyLimited = (request: HttpServerRequest.HttpServerRequest, li
     const source: unknown = request.source
     if (typeof Request !== "undefined" && source instanceof Request) {
       return readWebRequestBody(source, limitBytes, (cause) => new HttpServerError.RequestError({ request, reason: "Decode", cause }))
+    }
+    const contentLength = request.headers["content-length"]
+    if (contentLength !== undefined && /^\d+$/.test(contentLength)) {
+      return Effect.map(HttpIncomingMessage.withMaxBodySize(request.arrayBuffer, Option.some(limitBytes)), asBytes)
     }
     return request.stream.pipe(
       Stream.mapAccumEffect(0, (total, chunk) =>

@@ -15,3 +15,10 @@ export const ResendErrorBody = Schema.Struct({
 export type ResendErrorBody = typeof ResendErrorBody.Type
 
 export const decodeErrorBody = Schema.decodeUnknownOption(Schema.parseJson(ResendErrorBody))
+
+// Built once: `Schema.parseJson` makes a new schema (and its annotations) on every call.
+/** A 2xx answer of `POST /emails`, from its text. */
+export const decodeSendResponse = Schema.decodeUnknownEither(Schema.parseJson(SendResponse))
+
+/** A 2xx answer of `POST /emails/batch`, from its text. */
+export const decodeBatchResponse = Schema.decodeUnknownEither(Schema.parseJson(BatchResponse))
