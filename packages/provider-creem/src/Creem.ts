@@ -43,15 +43,15 @@ export const make = (options: Options): Effect.Effect<WebhookProvider> =>
   makeProvider({ name: "creem", ...options, parseSignature, signedContent, envelope: EventEnvelope, fulfilment, reconcile: CANNOT_RECONCILE })
 
 /**
- * Why Creem does not reconcile (see the README): its transactions search gives the
- * order id (the webhook's order key) but not the checkout, so neither the email
- * the webhook carries without a second call, nor the product, nor the checkout's
- * metadata; no documented endpoint leads from an order or a transaction to its
- * checkout. A pulled order would differ from its webhook's, and the late webhook
- * would then be refused as a conflict: a second, different email is worse than none.
+ * Why Creem does not reconcile (see the README): from a transaction, its API gives
+ * the webhook's order key, email, product, amount and currency (through the
+ * customer and their orders), but not the checkout's metadata: only
+ * `GET /v1/checkouts?checkout_id=` returns it, and nothing a transaction leads to
+ * names the checkout. A pulled order would be emailed without the metadata the
+ * merchant's template may read, and the late webhook could not repair it.
  */
 export const CANNOT_RECONCILE = cannotReconcile(
-  "Creem's transactions search names the order but not its checkout: the webhook's product and metadata cannot be rebuilt from it"
+  "Creem's API does not lead from a transaction to its checkout: the webhook's metadata cannot be rebuilt from it"
 )
 
 /** The Creem provider, for `Providers.layer(…)`. */

@@ -41,4 +41,4 @@ describeEachHmac("creem: configuration", (it) => {
 
 it.effect("Creem declares that it cannot reconcile, and why", () =>
   Effect.map(Creem.make({ secrets: [Redacted.make("whsec_creem_reconcile_check")] }), (provider) =>
-    expect(provider.reconcile).toEqual({ _tag: "CannotReconcile", reason: expect.stringContaining("names the order but not its checkout") })))
+    expect(provider.reconcile).toEqual({ _tag: "CannotReconcile", reason: expect.stringContaining("metadata cannot be rebuilt") })))
