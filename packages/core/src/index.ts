@@ -47,7 +47,12 @@ export {
   type ReconcileOptions,
   ReconcileReport
 } from "./orders/reconcile.js"
-export { makeMemoryCursors, ReconcileCursors, type ReconcileCursorsShape } from "./orders/reconcile-cursors.js"
+export {
+  makeMemoryCursors,
+  ReconcileCursors,
+  type ReconcileCursorsShape,
+  type ReconcilePosition
+} from "./orders/reconcile-cursors.js"
 export { runSweeper, sweep, type SweepOptions, SweepReport } from "./orders/sweep.js"
 export { Metrics, UNKNOWN_PROVIDER_LABEL } from "./observability/metrics.js"
 /** Duration settings in every form an operator writes them (`5m`, `2m 30s`, `5 minutes`, `30000`, `PT5M`). */

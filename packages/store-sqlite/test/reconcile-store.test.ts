@@ -32,4 +32,21 @@ describe("SQLite: what reconciliation stores", () => {
       expect(yield* cursors.get("stripe")).toEqual(Option.some(9_000))
       expect(yield* cursors.get("creem")).toEqual(Option.some(7_000))
     }).pipe(Effect.provide(store)))
+
+  it.effect("an unfinished run's position is kept beside the cursor, and forgotten when a run finishes", () =>
+    Effect.gen(function*() {
+      const cursors = yield* ReconcileCursors
+      expect(yield* cursors.progress("stripe")).toEqual(Option.none())
+      // A first run that has not finished: a position, still no cursor.
+      yield* cursors.keepProgress("stripe", { created: 3_000, id: "evt_b" }, 1)
+      expect(yield* cursors.get("stripe")).toEqual(Option.none())
+      yield* cursors.keepProgress("stripe", { created: 3_000, id: "evt_c" }, 2)
+      expect(yield* cursors.progress("stripe")).toEqual(Option.some({ created: 3_000, id: "evt_c" }))
+      yield* cursors.advance("stripe", 5_000, 3)
+      expect(yield* cursors.get("stripe")).toEqual(Option.some(5_000))
+      expect(yield* cursors.progress("stripe")).toEqual(Option.some({ created: 3_000, id: "evt_c" }))
+      yield* cursors.clearProgress("stripe")
+      expect(yield* cursors.progress("stripe")).toEqual(Option.none())
+      expect(yield* cursors.get("stripe")).toEqual(Option.some(5_000))
+    }).pipe(Effect.provide(store)))
 })

@@ -15,7 +15,7 @@ import type { PulledEvent, ReconcileError, ReconcileSource } from "../providers/
 import { NewOrder } from "./order.js"
 import { OrderStore } from "./order-store.js"
 import { fulfilmentOf } from "./receive.js"
-import { ReconcileCursors } from "./reconcile-cursors.js"
+import { atOrBefore, ReconcileCursors, type ReconcilePosition } from "./reconcile-cursors.js"
 import { sendLeased } from "./send-leased.js"
 
 /** How far back a provider's first run looks when no `since` is given: 72 hours. */
@@ -38,7 +38,7 @@ export interface ReconcileOptions {
 /** One provider's run. */
 export class ProviderReconcileSummary extends Schema.Class<ProviderReconcileSummary>("ProviderReconcileSummary")({
   provider: Schema.String,
-  /** The start of the window read (epoch ms). */
+  /** The start of the window read (epoch ms): the position's `created` when the run continued an unfinished one. */
   since: Schema.Number,
   /** Objects the provider listed. */
   seen: Schema.Int,
@@ -50,7 +50,7 @@ export class ProviderReconcileSummary extends Schema.Class<ProviderReconcileSumm
   unpaid: Schema.Int,
   /** Paying objects that could not be decoded into an order (logged). */
   unfulfillable: Schema.Int,
-  /** Paying objects the store could not take this time (logged; the cursor then stays, so the next run reads them again). */
+  /** Paying objects the store could not take this time (logged; the cursor and the position then stay before the first, so the next run reads them again). */
   failed: Schema.optionalWith(Schema.Int, { default: () => 0 }),
   /** The cursor after the run (epoch ms), or null when none is kept. */
   cursor: Schema.NullOr(Schema.Number),
@@ -138,38 +138,84 @@ const classify = (provider: WebhookProvider, pulled: PulledEvent, dryRun: boolea
       ))
   )
 
-const emptyCounts = { seen: 0, known: 0, new: 0, unpaid: 0, unfulfillable: 0, failed: 0, newest: -Infinity }
+const emptyCounts = { seen: 0, known: 0, new: 0, unpaid: 0, unfulfillable: 0, failed: 0 }
 
-/** One provider: list from the cursor (or `since`), put what pays, advance the cursor when the listing finished. */
+/** A run's order: oldest first, and among objects created at the same instant, by event id. */
+const oldestFirst = (a: PulledEvent, b: PulledEvent) =>
+  a.created - b.created || (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0)
+const positionOf = (pulled: PulledEvent): ReconcilePosition => ({ created: pulled.created, id: pulled.event.id })
+
+/**
+ * Where a run starts: `since` when given; else where an unfinished run got to (its
+ * objects up to that position are skipped); else the cursor less the overlap; else
+ * the default look-back. Only a run from the cursor (or from a position) keeps a
+ * position: one from a `since` of its own may have left a gap before its window.
+ */
+const windowOf = (provider: string, options: ReconcileOptions, now: number) =>
+  Effect.gen(function*() {
+    const cursors = yield* ReconcileCursors
+    if (options.since !== undefined) {
+      return { since: now - Duration.toMillis(Duration.decode(options.since)), after: Option.none<ReconcilePosition>(), tracks: false }
+    }
+    const after = yield* cursors.progress(provider)
+    if (Option.isSome(after)) return { since: after.value.created, after, tracks: true }
+    const cursor = yield* cursors.get(provider)
+    const since = Option.match(cursor, {
+      onNone: () => now - Duration.toMillis(DEFAULT_LOOKBACK),
+      onSome: (at) => at - Duration.toMillis(CURSOR_OVERLAP)
+    })
+    return { since, after, tracks: true }
+  })
+
+/**
+ * One provider: list the window, then take its objects oldest first, recording the
+ * position reached after each, so a run that dies (or whose store fails) leaves the
+ * next one to continue where it stopped rather than from the newest again. The
+ * cursor moves, and the position is forgotten, when the whole window was taken.
+ */
 const reconcileProvider = (provider: WebhookProvider, source: ReconcileSource, options: ReconcileOptions) =>
   Effect.gen(function*() {
     const cursors = yield* ReconcileCursors
     const now = yield* EpochMillis.now
-    const cursor = yield* cursors.get(provider.name)
     const dryRun = options.dryRun === true
-    const since = options.since !== undefined
-      ? now - Duration.toMillis(Duration.decode(options.since))
-      : Option.match(cursor, {
-        onNone: () => now - Duration.toMillis(DEFAULT_LOOKBACK),
-        onSome: (at) => at - Duration.toMillis(CURSOR_OVERLAP)
-      })
-    const counts = { ...emptyCounts }
+    const { after, since, tracks } = yield* windowOf(provider.name, options, now)
+    // The whole window first (providers list newest first, Stripe only so): a listing
+    // that fails is taken as far as it came, with no position kept (it may have gaps).
+    const pulled: Array<PulledEvent> = []
     const listed = yield* source.list(since).pipe(
-      Stream.mapEffect((pulled) => classify(provider, pulled, dryRun), { concurrency: options.concurrency ?? 4 }),
-      Stream.runForEach((c) =>
-        Effect.sync(() => {
-          counts.seen++
-          counts[c.kind]++
-          counts.newest = Math.max(counts.newest, c.created)
-        })
-      ),
+      Stream.runForEach((event) => Effect.sync(() => void pulled.push(event))),
       Effect.as(Option.none<ReconcileError>()),
-      // The listing's failure ends this provider's run; a store failure ends the whole run.
       Effect.catchTag("ReconcileError", (error) => Effect.succeed(Option.some(error)))
     )
+    pulled.sort(oldestFirst)
+    const newest = pulled.reduce((max, p) => Math.max(max, p.created), -Infinity)
+    const todo = Option.match(after, {
+      onNone: () => pulled,
+      onSome: (position) => pulled.filter((p) => !atOrBefore(positionOf(p), position))
+    })
+    const keeps = tracks && !dryRun && Option.isNone(listed)
+    const counts = { ...emptyCounts }
+    yield* Stream.fromIterable(todo).pipe(
+      // Ordered: results arrive in the run's order, so each is the end of a taken prefix.
+      Stream.mapEffect((p) => Effect.map(classify(provider, p, dryRun), (c) => [p, c] as const), {
+        concurrency: options.concurrency ?? 4
+      }),
+      Stream.runForEach(([p, c]) =>
+        Effect.suspend(() => {
+          counts.seen++
+          counts[c.kind]++
+          // After an object the store could not take, the position stays before it.
+          return keeps && counts.failed === 0 ? cursors.keepProgress(provider.name, positionOf(p), now) : Effect.void
+        })
+      )
+    )
     const finished = Option.isNone(listed) && counts.failed === 0
-    if (finished && !dryRun && Number.isFinite(counts.newest)) yield* cursors.advance(provider.name, counts.newest, now)
-    const after = yield* cursors.get(provider.name)
+    if (finished && !dryRun) {
+      if (Number.isFinite(newest)) yield* cursors.advance(provider.name, newest, now)
+      // After the cursor: a run dying between the two reads again from the position, never less.
+      if (tracks) yield* cursors.clearProgress(provider.name)
+    }
+    const cursor = yield* cursors.get(provider.name)
     yield* Effect.all([
       Metrics.reconciled(provider.name, "known", counts.known),
       Metrics.reconciled(provider.name, "new", dryRun ? 0 : counts.new),
@@ -198,7 +244,7 @@ const reconcileProvider = (provider: WebhookProvider, source: ReconcileSource, o
       unpaid: counts.unpaid,
       unfulfillable: counts.unfulfillable,
       failed: counts.failed,
-      cursor: Option.getOrNull(after),
+      cursor: Option.getOrNull(cursor),
       error
     })
   }).pipe(step("reconcile", { provider: provider.name }))

@@ -42,7 +42,8 @@ export interface ReconcileSource {
   readonly _tag: "ReconcileSource"
   /**
    * Paying objects created at or after `since` (epoch ms), in any order (the
-   * reconciler keeps the newest `created`), as a stream of pages' events. Retries
+   * reconciler reads the whole window, then takes it oldest first, by `created`
+   * and then event id), as a stream of pages' events. Retries
    * of 429 and 5xx are the plugin's (on a `Schedule`); a failure ends the stream.
    * Unpaid objects may be included: `fulfilment` answers `None` for them.
    */
