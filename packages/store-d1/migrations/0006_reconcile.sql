@@ -6,8 +6,6 @@ ALTER TABLE hookgate_orders ADD COLUMN source TEXT NOT NULL DEFAULT 'webhook';
 
 CREATE TABLE hookgate_reconcile_cursors (
   provider TEXT PRIMARY KEY,
-  created_at BIGINT,
-  resume_created BIGINT,
-  resume_id TEXT,
+  created_at BIGINT NOT NULL,
   updated_at BIGINT NOT NULL
 );

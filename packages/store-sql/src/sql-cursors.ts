@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { ReconcileCursorsShape } from "@hookgate/core"
+import * as Arr from "effect/Array"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -7,51 +8,66 @@ import { unavailable } from "./unavailable.js"
 
 // Postgres hands BIGINT back as text.
 const Millis = Schema.Union(Schema.Number, Schema.NumberFromString)
-const CursorRow = Schema.Struct({ created_at: Schema.NullOr(Millis) })
-const ProgressRow = Schema.Struct({ resume_created: Schema.NullOr(Millis), resume_id: Schema.NullOr(Schema.String) })
+const CursorRow = Schema.Struct({ created_at: Millis })
+const PositionRow = Schema.Struct({ created_at: Millis, event_id: Schema.String })
 const decodeCursor = Schema.decodeUnknownSync(CursorRow)
-const decodeProgress = Schema.decodeUnknownSync(ProgressRow)
+const decodePosition = Schema.decodeUnknownSync(PositionRow)
+const decodeAlerted = Schema.decodeUnknownSync(Schema.Struct({ order_key: Schema.String }))
 
 /**
  * Each provider's reconciliation cursor, one row per provider. `advance` is one
  * upsert that moves the cursor only forward, so runs finishing at once in several
- * processes leave the newest. The position of an unfinished run shares the row; a
- * row holding only a position has no cursor yet (`created_at` null).
+ * processes leave the newest. The position of an unfinished run has a table of its
+ * own (`hookgate_reconcile_positions`, migration 11), one row per provider, deleted
+ * when a run finishes; the order keys an owner alert named, one row per key.
  */
 export const makeSqlReconcileCursors = Effect.map(SqlClient.SqlClient, (sql): ReconcileCursorsShape => ({
   get: (provider) =>
     sql`SELECT created_at FROM hookgate_reconcile_cursors WHERE provider = ${provider}`.pipe(
-      Effect.map((rows) => Option.flatMap(Option.fromNullable(rows[0]), (row) => Option.fromNullable(decodeCursor(row).created_at))),
+      Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => decodeCursor(row).created_at)),
       unavailable("reconcileCursor")
     ),
   advance: (provider, created, now) =>
     sql`INSERT INTO hookgate_reconcile_cursors (provider, created_at, updated_at) VALUES (${provider}, ${created}, ${now})
 ON CONFLICT (provider) DO UPDATE SET created_at = excluded.created_at, updated_at = excluded.updated_at
-WHERE hookgate_reconcile_cursors.created_at IS NULL OR hookgate_reconcile_cursors.created_at < excluded.created_at`.pipe(
+WHERE hookgate_reconcile_cursors.created_at < excluded.created_at`.pipe(
       Effect.asVoid,
       unavailable("advanceReconcileCursor")
     ),
   progress: (provider) =>
-    sql`SELECT resume_created, resume_id FROM hookgate_reconcile_cursors WHERE provider = ${provider}`.pipe(
+    sql`SELECT created_at, event_id FROM hookgate_reconcile_positions WHERE provider = ${provider}`.pipe(
       Effect.map((rows) =>
-        Option.flatMap(Option.fromNullable(rows[0]), (row) => {
-          const { resume_created: created, resume_id: id } = decodeProgress(row)
-          return created === null || id === null ? Option.none() : Option.some({ created, id })
+        Option.map(Option.fromNullable(rows[0]), (row) => {
+          const { created_at: created, event_id: id } = decodePosition(row)
+          return { created, id }
         })
       ),
       unavailable("reconcileProgress")
     ),
   keepProgress: (provider, position, now) =>
-    sql`INSERT INTO hookgate_reconcile_cursors (provider, resume_created, resume_id, updated_at)
+    sql`INSERT INTO hookgate_reconcile_positions (provider, created_at, event_id, updated_at)
 VALUES (${provider}, ${position.created}, ${position.id}, ${now})
-ON CONFLICT (provider) DO UPDATE SET resume_created = excluded.resume_created, resume_id = excluded.resume_id,
+ON CONFLICT (provider) DO UPDATE SET created_at = excluded.created_at, event_id = excluded.event_id,
 updated_at = excluded.updated_at`.pipe(
       Effect.asVoid,
       unavailable("keepReconcileProgress")
     ),
   clearProgress: (provider) =>
-    sql`UPDATE hookgate_reconcile_cursors SET resume_created = NULL, resume_id = NULL WHERE provider = ${provider}`.pipe(
+    sql`DELETE FROM hookgate_reconcile_positions WHERE provider = ${provider}`.pipe(
       Effect.asVoid,
       unavailable("clearReconcileProgress")
+    ),
+  // In chunks: D1 binds at most 100 parameters per statement.
+  alerted: (provider, keys) =>
+    Effect.forEach(Arr.chunksOf(keys, 50), (chunk) =>
+      sql`SELECT order_key FROM hookgate_reconcile_alerted WHERE provider = ${provider} AND ${sql.in("order_key", chunk)}`).pipe(
+        Effect.map((pages) => new Set(pages.flat().map((row) => decodeAlerted(row).order_key))),
+        unavailable("reconcileAlerted")
+      ),
+  recordAlerted: (provider, keys, now) =>
+    Effect.forEach(keys, (key) =>
+      sql`INSERT INTO hookgate_reconcile_alerted (provider, order_key, alerted_at) VALUES (${provider}, ${key}, ${now})
+ON CONFLICT (provider, order_key) DO NOTHING`, { discard: true }).pipe(
+      unavailable("recordReconcileAlerted")
     )
 }))

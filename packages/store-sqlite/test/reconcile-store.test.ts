@@ -49,4 +49,15 @@ describe("SQLite: what reconciliation stores", () => {
       expect(yield* cursors.progress("stripe")).toEqual(Option.none())
       expect(yield* cursors.get("stripe")).toEqual(Option.some(5_000))
     }).pipe(Effect.provide(store)))
+
+  it.effect("the order keys an owner alert named are kept per provider, each once, and read back in chunks", () =>
+    Effect.gen(function*() {
+      const cursors = yield* ReconcileCursors
+      const keys = Array.from({ length: 120 }, (_, i) => `creem:ord_${i}`) // more than one chunk of 50
+      expect(yield* cursors.alerted("creem", keys)).toEqual(new Set())
+      yield* cursors.recordAlerted("creem", keys.slice(0, 110), 1)
+      yield* cursors.recordAlerted("creem", ["creem:ord_0", "creem:ord_110"], 2) // one already there: left alone
+      expect(yield* cursors.alerted("creem", keys)).toEqual(new Set([...keys.slice(0, 111)]))
+      expect(yield* cursors.alerted("stripe", keys)).toEqual(new Set())
+    }).pipe(Effect.provide(store)))
 })

@@ -34,11 +34,16 @@ export interface ReconcileCursorsShape {
   readonly keepProgress: (provider: string, position: ReconcilePosition, now: number) => Effect.Effect<void, StoreUnavailable>
   /** Forgets the position: a run finished its window. */
   readonly clearProgress: (provider: string) => Effect.Effect<void, StoreUnavailable>
+  /** Which of these order keys an earlier run already named in an owner alert (a detect-only provider's). */
+  readonly alerted: (provider: string, keys: ReadonlyArray<string>) => Effect.Effect<ReadonlySet<string>, StoreUnavailable>
+  /** Records that an owner alert named these order keys (a key recorded already is left as it was). */
+  readonly recordAlerted: (provider: string, keys: ReadonlyArray<string>, now: number) => Effect.Effect<void, StoreUnavailable>
 }
 
 /**
  * The cursors. A reference whose default keeps none, so every run looks back its
- * full window (correct, only slower); `SqlStore.layer()` provides stored ones,
+ * full window (correct, only slower) and a detect-only provider's keys are named
+ * again by each run (noisier); `SqlStore.layer()` provides stored ones,
  * and `/testing` an in-memory one.
  */
 export class ReconcileCursors extends Context.Reference<ReconcileCursors>()("@hookgate/core/ReconcileCursors", {
@@ -47,7 +52,9 @@ export class ReconcileCursors extends Context.Reference<ReconcileCursors>()("@ho
     advance: () => Effect.void,
     progress: () => Effect.succeedNone,
     keepProgress: () => Effect.void,
-    clearProgress: () => Effect.void
+    clearProgress: () => Effect.void,
+    alerted: () => Effect.succeed(new Set<string>()),
+    recordAlerted: () => Effect.void
   })
 }) {}
 
@@ -55,6 +62,7 @@ export class ReconcileCursors extends Context.Reference<ReconcileCursors>()("@ho
 export const makeMemoryCursors = (): ReconcileCursorsShape => {
   const cursors = new Map<string, number>()
   const positions = new Map<string, ReconcilePosition>()
+  const named = new Set<string>()
   return {
     get: (provider) => Effect.sync(() => Option.fromNullable(cursors.get(provider))),
     advance: (provider, created) =>
@@ -63,6 +71,8 @@ export const makeMemoryCursors = (): ReconcileCursorsShape => {
       }),
     progress: (provider) => Effect.sync(() => Option.fromNullable(positions.get(provider))),
     keepProgress: (provider, position) => Effect.sync(() => void positions.set(provider, { created: position.created, id: position.id })),
-    clearProgress: (provider) => Effect.sync(() => void positions.delete(provider))
+    clearProgress: (provider) => Effect.sync(() => void positions.delete(provider)),
+    alerted: (provider, keys) => Effect.sync(() => new Set(keys.filter((key) => named.has(`${provider}\u0000${key}`)))),
+    recordAlerted: (provider, keys) => Effect.sync(() => keys.forEach((key) => named.add(`${provider}\u0000${key}`)))
   }
 }

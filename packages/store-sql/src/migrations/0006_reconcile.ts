@@ -1,17 +1,13 @@
 /**
  * Reconciliation: each order's source (`webhook`, or `reconcile` when a run pulled it
  * from the provider before any webhook came; every order stored before is a webhook's),
- * and each provider's cursor (the newest `created` a finished run saw, epoch ms; null
- * before the first) with the position an unfinished run got to (`resume_created`,
- * `resume_id`: the `created` and event id of the last object it took, oldest first).
+ * and each provider's cursor (the newest `created` a finished run saw, epoch ms).
  */
 export const statements: ReadonlyArray<string> = [
   `ALTER TABLE hookgate_orders ADD COLUMN source TEXT NOT NULL DEFAULT 'webhook'`,
   `CREATE TABLE hookgate_reconcile_cursors (
   provider TEXT PRIMARY KEY,
-  created_at BIGINT,
-  resume_created BIGINT,
-  resume_id TEXT,
+  created_at BIGINT NOT NULL,
   updated_at BIGINT NOT NULL
 )`
 ]

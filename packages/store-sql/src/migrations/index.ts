@@ -9,6 +9,7 @@ import * as wholeMillis from "./0005_whole_millis.js"
 import * as reconcile from "./0006_reconcile.js"
 import * as protocolColumns from "./0007_protocol_columns.js"
 import * as consoleReads from "./0008_console.js"
+import * as reconcileRuns from "./0011_reconcile_runs.js"
 
 /** Every migration, in order. D1 gets the same statements as `.sql` files (store-d1 checks they agree). */
 export const migrations: ReadonlyArray<{ readonly id: number; readonly name: string; readonly statements: ReadonlyArray<string> }> = [
@@ -19,7 +20,9 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 5, name: "whole_millis", statements: wholeMillis.statements },
   { id: 6, name: "reconcile", statements: reconcile.statements },
   { id: 7, name: "protocol_columns", statements: protocolColumns.statements },
-  { id: 8, name: "console", statements: consoleReads.statements }
+  { id: 8, name: "console", statements: consoleReads.statements },
+  // 9 and 10 are other branches' (merged in their order); the Migrator accepts a gap.
+  { id: 11, name: "reconcile_runs", statements: reconcileRuns.statements }
 ]
 
 /** Where `migrate` records the migrations it applied. */
