@@ -1,4 +1,3 @@
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -16,52 +15,9 @@ import { NewOrder } from "./order.js"
 import { OrderStore } from "./order-store.js"
 import { fulfilmentOf } from "./receive.js"
 import { atOrBefore, ReconcileCursors, type ReconcilePosition } from "./reconcile-cursors.js"
+import { reconcileDetectOnly } from "./reconcile-detect.js"
+import { errorOf, logStopped, ProviderReconcileSummary, type ReconcileOptions, windowOf } from "./reconcile-window.js"
 import { sendLeased } from "./send-leased.js"
-
-/** How far back a provider's first run looks when no `since` is given: 72 hours. */
-export const DEFAULT_LOOKBACK: Duration.Duration = Duration.hours(72)
-/** How far before its cursor a run reads again, for objects the provider made visible late. */
-export const CURSOR_OVERLAP: Duration.Duration = Duration.minutes(10)
-
-/** The options of `reconcile`. */
-export interface ReconcileOptions {
-  /** Look back this far from now, whatever the cursor says. Default: from the cursor less the overlap, else 72 h. */
-  readonly since?: Duration.DurationInput | undefined
-  /** Count what a run would do, storing and sending nothing and leaving the cursors. */
-  readonly dryRun?: boolean | undefined
-  /** Only these providers (by name); default every mounted provider that can reconcile. */
-  readonly providers?: ReadonlyArray<string> | undefined
-  /** How many pulled orders are stored and sent at once. Default 4. */
-  readonly concurrency?: number | undefined
-}
-
-/** One provider's run. */
-export class ProviderReconcileSummary extends Schema.Class<ProviderReconcileSummary>("ProviderReconcileSummary")({
-  provider: Schema.String,
-  /** The start of the window read (epoch ms): the position's `created` when the run continued an unfinished one. */
-  since: Schema.Number,
-  /** Objects the provider listed. */
-  seen: Schema.Int,
-  /** Paid objects whose order was already stored (by a webhook or an earlier run). */
-  known: Schema.Int,
-  /** Paid objects this run stored (and sent): no webhook had brought them. With `dryRun`, those it would store. */
-  new: Schema.Int,
-  /** Listed objects that do not pay (a session still unpaid). */
-  unpaid: Schema.Int,
-  /** Paying objects that could not be decoded into an order (logged). */
-  unfulfillable: Schema.Int,
-  /** Paying objects the store could not take this time (logged; the cursor and the position then stay before the first, so the next run reads them again). */
-  failed: Schema.optionalWith(Schema.Int, { default: () => 0 }),
-  /** The cursor after the run (epoch ms), or null when none is kept. */
-  cursor: Schema.NullOr(Schema.Number),
-  /** Why the run stopped early (its cursor then stays where it was), or null. */
-  error: Schema.NullOr(Schema.Struct({
-    reason: Schema.String,
-    detail: Schema.String,
-    setting: Schema.NullOr(Schema.String),
-    requestId: Schema.NullOr(Schema.String)
-  }))
-}) {}
 
 /** What a run did, provider by provider; `skipped` names the providers that cannot reconcile, and why. */
 export class ReconcileReport extends Schema.Class<ReconcileReport>("ReconcileReport")({
@@ -78,6 +34,8 @@ export class ReconcileReport extends Schema.Class<ReconcileReport>("ReconcileRep
     return this.providers.some((p) => p.error !== null)
   }
 }
+
+export { CURSOR_OVERLAP, DEFAULT_LOOKBACK, ProviderReconcileSummary, type ReconcileOptions } from "./reconcile-window.js"
 
 type Classified = {
   readonly kind: "known" | "new" | "unpaid" | "unfulfillable" | "failed"
@@ -146,28 +104,6 @@ const oldestFirst = (a: PulledEvent, b: PulledEvent) =>
 const positionOf = (pulled: PulledEvent): ReconcilePosition => ({ created: pulled.created, id: pulled.event.id })
 
 /**
- * Where a run starts: `since` when given; else where an unfinished run got to (its
- * objects up to that position are skipped); else the cursor less the overlap; else
- * the default look-back. Only a run from the cursor (or from a position) keeps a
- * position: one from a `since` of its own may have left a gap before its window.
- */
-const windowOf = (provider: string, options: ReconcileOptions, now: number) =>
-  Effect.gen(function*() {
-    const cursors = yield* ReconcileCursors
-    if (options.since !== undefined) {
-      return { since: now - Duration.toMillis(Duration.decode(options.since)), after: Option.none<ReconcilePosition>(), tracks: false }
-    }
-    const after = yield* cursors.progress(provider)
-    if (Option.isSome(after)) return { since: after.value.created, after, tracks: true }
-    const cursor = yield* cursors.get(provider)
-    const since = Option.match(cursor, {
-      onNone: () => now - Duration.toMillis(DEFAULT_LOOKBACK),
-      onSome: (at) => at - Duration.toMillis(CURSOR_OVERLAP)
-    })
-    return { since, after, tracks: true }
-  })
-
-/**
  * One provider: list the window, then take its objects oldest first, recording the
  * position reached after each, so a run that dies (or whose store fails) leaves the
  * next one to continue where it stopped rather than from the newest again. The
@@ -222,19 +158,8 @@ const reconcileProvider = (provider: WebhookProvider, source: ReconcileSource, o
       Metrics.reconciled(provider.name, "unpaid", counts.unpaid),
       Metrics.reconciled(provider.name, "unfulfillable", counts.unfulfillable)
     ], { discard: true })
-    const error = Option.isSome(listed)
-      ? {
-        reason: listed.value.reason,
-        detail: listed.value.detail,
-        setting: listed.value.setting ?? null,
-        requestId: listed.value.requestId ?? null
-      }
-      : null
-    if (error !== null) {
-      yield* Effect.logError("a reconciliation run stopped early; its cursor stays where it was").pipe(
-        Effect.annotateLogs({ provider: provider.name, ...error })
-      )
-    }
+    const error = Option.isSome(listed) ? errorOf(listed.value) : null
+    if (error !== null) yield* logStopped(provider.name, error)
     return new ProviderReconcileSummary({
       provider: provider.name,
       since,
@@ -272,7 +197,11 @@ export const reconcile = (options: ReconcileOptions = {}) =>
         skipped.push({ provider: name, reason: source?.reason ?? "the plugin offers no listing" })
         continue
       }
-      summaries.push(yield* reconcileProvider(provider, source, options))
+      summaries.push(
+        yield* (source._tag === "DetectOnly"
+          ? reconcileDetectOnly(provider.name, source, options)
+          : reconcileProvider(provider, source, options))
+      )
     }
     const report = new ReconcileReport({ dryRun: options.dryRun === true, providers: summaries, skipped })
     if (!report.dryRun && report.newOrders > 0) {
