@@ -1,13 +1,11 @@
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpClient from "@effect/platform/HttpClient"
 import {
   cannotReconcile,
   type ConfigOptionsOf,
   makeProvider,
   Providers,
   type Reconciliation,
+  registerWithApi,
   type SecretsInput,
-  secretsFrom,
   type WebhookProvider
 } from "@hookgate/core/providers"
 import * as Config from "effect/Config"
@@ -95,19 +93,11 @@ export const layer = (options: Options): Layer.Layer<never, never, Providers> =>
  * transactions search, on the `HttpClient` in context when there is one, else on fetch.
  */
 export const layerConfig = (options: ConfigOptions = {}): Layer.Layer<never, ConfigError.ConfigError, Providers> =>
-  Providers.register(
-    Effect.gen(function*() {
-      const { api, secrets: secretsOption, ...rest } = options
-      const secrets = yield* secretsFrom(secretsOption ?? "CREEM_WEBHOOK_SECRET")
-      const key = yield* (api ?? CreemApiConfig)
-      const name = rest.name ?? "creem"
-      const reconcile = Option.isNone(key) ? undefined : yield* Effect.flatMap(
-        Effect.serviceOption(HttpClient.HttpClient),
-        Option.match({
-          onNone: () => Effect.provide(makeListing({ ...key.value, name }), FetchHttpClient.layer),
-          onSome: (http) => Effect.provideService(makeListing({ ...key.value, name }), HttpClient.HttpClient, http)
-        })
-      )
-      return yield* make({ ...rest, secrets, ...(reconcile === undefined ? {} : { reconcile }) })
-    })
-  )
+  registerWithApi({
+    make,
+    options,
+    defaultSecrets: "CREEM_WEBHOOK_SECRET",
+    defaultName: "creem",
+    api: CreemApiConfig,
+    listing: makeListing
+  })
