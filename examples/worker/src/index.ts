@@ -39,10 +39,11 @@ const Mail = Layer.unwrapEffect(Effect.map(Config.literal("resend", "cloudflare"
         CloudflareEmail.layer({ binding: email, form: "sending" })))))
 
 // A provider is mounted when its secret is set (a comma-separated list, for rotation). With the
-// STRIPE_API_KEY secret (a restricted key that can read events), the cron also reconciles Stripe.
+// STRIPE_API_KEY secret (a restricted key that can read events), the cron also reconciles Stripe; with
+// CREEM_API_KEY, it names to the owner the paid Creem orders no webhook brought (Creem's are not sent).
 const Webhooks = Providers.layer(
   mountWhenSet("STRIPE_WEBHOOK_SECRET", (secrets) => Stripe.layerConfig({ secrets: Config.succeed(secrets) })),
-  mountWhenSet("CREEM_WEBHOOK_SECRET", (secrets) => Creem.layer({ secrets })),
+  mountWhenSet("CREEM_WEBHOOK_SECRET", (secrets) => Creem.layerConfig({ secrets: Config.succeed(secrets) })),
   mountWhenSet("LEMONSQUEEZY_WEBHOOK_SECRET", (secrets) => LemonSqueezy.layer({ secrets })),
   mountWhenSet("POLAR_WEBHOOK_SECRET", (secrets) => Polar.layer({ secrets })),
   // Paddle fetches the customer's email from its API: PADDLE_API_KEY, and PADDLE_ENVIRONMENT or PADDLE_API_BASE_URL.

@@ -68,9 +68,10 @@ export interface MakeWorkerOptions<E, R = never> {
   readonly sweep?: SweepOptions
   /**
    * After each cron run's sweep, reconciliation (`reconcile`): every provider whose
-   * plugin can list what was paid (Stripe with `STRIPE_API_KEY`) is read from its
-   * cursor, kept in D1; paid orders no webhook brought are stored and sent, and the
-   * owner is alerted once per run. Default on (`{}`); `false` turns it off.
+   * plugin can list what was paid (Stripe with `STRIPE_API_KEY`, Creem with
+   * `CREEM_API_KEY`) is read from its cursor, kept in D1; paid orders no webhook
+   * brought are stored and sent (Creem's are named to the owner instead, once each),
+   * and the owner is alerted once per run. Default on (`{}`); `false` turns it off.
    */
   readonly reconcile?: ReconcileOptions | false
   /** Logs as JSON lines, which Workers Logs index by field (default true). */

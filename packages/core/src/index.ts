@@ -47,7 +47,12 @@ export {
   type ReconcileOptions,
   ReconcileReport
 } from "./orders/reconcile.js"
-export { makeMemoryCursors, ReconcileCursors, type ReconcileCursorsShape } from "./orders/reconcile-cursors.js"
+export {
+  makeMemoryCursors,
+  ReconcileCursors,
+  type ReconcileCursorsShape,
+  type ReconcilePosition
+} from "./orders/reconcile-cursors.js"
 export { runSweeper, sweep, type SweepOptions, SweepReport } from "./orders/sweep.js"
 export { Attempt, ATTEMPT_DETAIL_MAX, attemptDetail, type AttemptNote, AttemptOutcome } from "./orders/attempt.js"
 export { makeMemoryRunLog, RunKind, RunLog, type RunLogShape, type StoredRun } from "./orders/run-log.js"

@@ -244,9 +244,23 @@ describe("the overview's last runs and an order's attempts", () => {
           failed: 0,
           cursor: Date.UTC(2026, 0, 2),
           error: { reason: "unavailable", detail: `List Events answered 503 ${hostile}`, setting: null, requestId: "req_1" }
+        }),
+        new ProviderReconcileSummary({
+          provider: "creem",
+          since: Date.UTC(2026, 0, 1),
+          seen: 7,
+          known: 3,
+          new: 0,
+          unpaid: 1,
+          unfulfillable: 0,
+          failed: 0,
+          unsendable: 3,
+          alerted: 2,
+          cursor: Date.UTC(2026, 0, 2),
+          error: null
         })
       ],
-      skipped: [{ provider: "creem", reason: "its API cannot rebuild the webhook's fulfilment" }]
+      skipped: [{ provider: "standard", reason: "Standard Webhooks has no list API" }]
     })
     const before = Layer.effectDiscard(Effect.gen(function*() {
       yield* sweep()
@@ -265,7 +279,9 @@ describe("the overview's last runs and an order's attempts", () => {
     expect(page.text).toContain("<dt>New (no webhook had come)</dt><dd>30</dd>")
     expect(page.text).toContain("<dt>Unpaid</dt><dd>5</dd>")
     expect(page.text).toContain("Stopped early (unavailable): <bdi>List Events answered 503 &lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;</bdi>")
-    expect(page.text).toContain("Skipped <bdi>creem</bdi>")
+    expect(page.text).toContain("<dt>Unsendable (paid, not rebuildable: the owner is told)</dt><dd>3</dd>")
+    expect(page.text).toContain("<dt>Named in this run's alert</dt><dd>2</dd>")
+    expect(page.text).toContain("Skipped <bdi>standard</bdi>")
     expect(page.text).not.toContain("<img")
   })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { makeMemoryCursors, reconcile, ReconcileCursors } from "@hookgate/core"
+import { makeMemoryCursors, OrderStore, reconcile, ReconcileCursors } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { reconcileConformance } from "@hookgate/testing/conformance"
 import { cannotReconcile, ReconcileError, reconcileWith, type PulledEvent } from "@hookgate/core/providers"
@@ -15,7 +15,9 @@ import {
   withStoreFaults
 } from "@hookgate/testing"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 
 const body = (id: string, paid: boolean, email: string) =>
@@ -121,6 +123,53 @@ describe("reconcile", () => {
         expect(second.providers[0]).toMatchObject({ new: 1, known: 4, failed: 0, cursor: paidAt + 4 })
         expect(yield* Effect.flatMap(ScriptedMailer, (m) => m.delivered)).toHaveLength(5)
       }).pipe(Effect.provide(layer))
+    }))
+
+  it.live("a run that dies keeps its position: 12 orders paid at one instant, each run dying at its 5th store write, all sent once in 3 runs", () =>
+    Effect.gen(function*() {
+      const listing = makeTestListing()
+      const paidAt = Date.now() - 60_000
+      // One instant for all: the cursor alone (a time) could not tell the taken from the rest.
+      for (let i = 0; i < 12; i++) yield* listing.add(body(`ord_${String(i).padStart(2, "0")}`, true, `b${i}@example.com`), paidAt)
+      let writes = 0
+      // The process dies at its 5th write: the put never happens, the run ends there.
+      const dyingRun = Effect.gen(function*() {
+        const store = yield* OrderStore
+        writes = 0
+        return yield* reconcile({ concurrency: 1 }).pipe(
+          Effect.provideService(OrderStore, { ...store, put: (...args) => (++writes === 5 ? Effect.interrupt : store.put(...args)) }),
+          Effect.exit
+        )
+      })
+      return yield* Effect.gen(function*() {
+        for (let run = 0; run < 2; run++) expect(Exit.isInterrupted(yield* dyingRun)).toBe(true)
+        // The third takes the last 4 (4 writes) and finishes the window: the cursor moves.
+        const third = yield* dyingRun
+        expect(Exit.isSuccess(third) && third.value.providers[0]).toMatchObject({ seen: 4, new: 4, known: 0, cursor: paidAt })
+        const emails = yield* Effect.flatMap(ScriptedMailer, (m) => m.delivered)
+        expect(emails.map((e) => e.email.to).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `b${i}@example.com`).sort())
+        // The next run reads from the cursor less the overlap again, and finds all 12 known.
+        const next = yield* reconcile()
+        expect(next.providers[0]).toMatchObject({ seen: 12, known: 12, new: 0 })
+        expect(yield* Effect.flatMap(ScriptedMailer, (m) => m.delivered)).toHaveLength(12)
+      }).pipe(Effect.provide(pipeline(makeTestProvider({ secret: TEST_SECRET, reconcile: listing.source }))))
+    }))
+
+  it.live("a run with a `since` of its own reads its window whole and keeps no position", () =>
+    Effect.gen(function*() {
+      const listing = makeTestListing()
+      const paidAt = Date.now() - 60_000
+      for (let i = 0; i < 3; i++) yield* listing.add(body(`ord_${i}`, true, `b${i}@example.com`), paidAt)
+      const cursors = makeMemoryCursors()
+      yield* cursors.keepProgress("test", { created: paidAt, id: "evt_ord_1" }, 0)
+      const layer = Layer.merge(
+        layerTestPipeline({ store: layerMemoryStore, providers: [makeTestProvider({ secret: TEST_SECRET, reconcile: listing.source })] }),
+        Layer.succeed(ReconcileCursors, cursors)
+      )
+      const report = yield* reconcile({ since: "1 hour" }).pipe(Effect.provide(layer))
+      expect(report.providers[0]).toMatchObject({ seen: 3, new: 3, cursor: paidAt })
+      // Its window may not reach back to where the unfinished run was: that position stays.
+      expect(yield* cursors.progress("test")).toEqual(Option.some({ created: paidAt, id: "evt_ord_1" }))
     }))
 
   it.live("a provider that cannot reconcile is skipped with its reason", () =>

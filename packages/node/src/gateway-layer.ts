@@ -9,7 +9,6 @@ import { EmailAlerter, fanOut, WebhookAlerter } from "@hookgate/alerters"
 import { Postmark } from "@hookgate/mailer-postmark"
 import { Resend } from "@hookgate/mailer-resend"
 import { Smtp } from "@hookgate/mailer-smtp"
-import { Creem } from "@hookgate/provider-creem"
 import { LemonSqueezy } from "@hookgate/provider-lemonsqueezy"
 import { Paddle } from "@hookgate/provider-paddle"
 import { Polar } from "@hookgate/provider-polar"
@@ -17,7 +16,7 @@ import { ConfigError, Effect, Layer, Option, Schedule } from "effect"
 import type { GatewayConfig } from "./config/gateway-config.js"
 import { logFailedSends } from "./mailer/log-failed-sends.js"
 import { layerOutboxMailer } from "./mailer/outbox-mailer.js"
-import { stripeLayer } from "./reconcile.js"
+import { creemLayer, stripeLayer } from "./reconcile.js"
 import { layerDefaultRenderer } from "./renderer.js"
 import { withOutageLog } from "./store-health.js"
 import { describeDatabase, storeLayer } from "./store-layer.js"
@@ -169,7 +168,7 @@ export const layerProviders = (config: GatewayConfig): Layer.Layer<Providers, Co
   }
   return Providers.layer(
     mountWhenSet(config.stripeSecrets, (secrets) => stripeLayer(config, secrets)),
-    mountWhenSet(config.creemSecrets, (secrets) => Creem.layer({ secrets })),
+    mountWhenSet(config.creemSecrets, (secrets) => creemLayer(config, secrets)),
     mountWhenSet(config.lemonSqueezySecrets, (secrets) => LemonSqueezy.layer({ secrets })),
     mountWhenSet(config.polarSecrets, (secrets) => Polar.layer({ secrets })),
     mountWhenSet(config.paddleSecrets, (secrets) => paddleLayer(config, secrets))

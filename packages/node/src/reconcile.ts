@@ -1,6 +1,7 @@
 import { FetchHttpClient } from "@effect/platform"
 import { reconcile, type ReconcileReport } from "@hookgate/core"
 import { Providers, type Secrets } from "@hookgate/core/providers"
+import { Creem } from "@hookgate/provider-creem"
 import { Stripe } from "@hookgate/provider-stripe"
 import { Duration, Effect, Layer, Option, Schedule } from "effect"
 import type { GatewayConfig } from "./config/gateway-config.js"
@@ -23,9 +24,27 @@ export const stripeLayer = (config: GatewayConfig, secrets: Secrets) =>
       )
   })
 
+/**
+ * Creem, with its transactions search when `CREEM_API_KEY` is set (on `CREEM_API_BASE`):
+ * detect-only, the owner told of paid orders no webhook brought; else webhooks alone.
+ */
+export const creemLayer = (config: GatewayConfig, secrets: Secrets) =>
+  Option.match(config.creemApiKey, {
+    onNone: () => Creem.layer({ secrets }),
+    onSome: (apiKey) =>
+      Providers.register(
+        Creem.makeListing({ apiKey, baseUrl: Option.getOrUndefined(config.creemApiBase) }).pipe(
+          Effect.flatMap((reconcile) => Creem.make({ secrets, reconcile })),
+          Effect.provide(FetchHttpClient.layer)
+        )
+      )
+  })
+
 /** The providers whose API key is set (and which therefore reconcile). */
-export const reconcilingProviders = (config: GatewayConfig): ReadonlyArray<string> =>
-  Option.isSome(config.stripeApiKey) && Option.isSome(config.stripeSecrets) ? ["stripe"] : []
+export const reconcilingProviders = (config: GatewayConfig): ReadonlyArray<string> => [
+  ...(Option.isSome(config.stripeApiKey) && Option.isSome(config.stripeSecrets) ? ["stripe"] : []),
+  ...(Option.isSome(config.creemApiKey) && Option.isSome(config.creemSecrets) ? ["creem"] : [])
+]
 
 /** How often `serve` reconciles: `HOOKGATE_RECONCILE_EVERY`, else every hour when a key is set; None without a key. */
 export const reconcileEvery = (config: GatewayConfig): Option.Option<Duration.Duration> =>
@@ -44,6 +63,8 @@ export const logReport = (report: ReconcileReport) =>
         new: p.new,
         unpaid: p.unpaid,
         unfulfillable: p.unfulfillable,
+        unsendable: p.unsendable,
+        alerted: p.alerted,
         ...(p.error === null ? {} : { reason: p.error.reason, detail: p.error.detail, setting: p.error.setting })
       })
     ), { discard: true })

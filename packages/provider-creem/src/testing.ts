@@ -71,3 +71,11 @@ export const checkoutCompletedEvent = (eventId: string, checkout: CheckoutFields
 /** The JSON body of any other Creem event (a refund, a subscription change, …). */
 export const creemEvent = (eventId: string, eventType: string, object: unknown = {}): string =>
   JSON.stringify({ id: eventId, eventType, created_at: 1_728_734_325_927, object })
+
+export {
+  type CreemFault,
+  type CreemRecordedRequest,
+  type CreemTransaction,
+  type CreemTransactionsServer,
+  startCreemTransactionsServer
+} from "./testing/transactions-server.js"

@@ -39,6 +39,12 @@ describeEachHmac("creem: configuration", (it) => {
     }))
 })
 
-it.effect("Creem declares that it cannot reconcile, and why", () =>
+it.effect("without an API key Creem declares that it does not reconcile, and why", () =>
   Effect.map(Creem.make({ secrets: [Redacted.make("whsec_creem_reconcile_check")] }), (provider) =>
-    expect(provider.reconcile).toEqual({ _tag: "CannotReconcile", reason: expect.stringContaining("names the order but not its checkout") })))
+    expect(provider.reconcile).toEqual({ _tag: "CannotReconcile", reason: expect.stringContaining("no CREEM_API_KEY is set") })))
+
+it.effect("layerConfig with CREEM_API_KEY reconciles detect-only", () =>
+  Effect.gen(function*() {
+    const provider = yield* Effect.flatMap(Providers, (p) => p.get("creem"))
+    expect(provider.reconcile).toMatchObject({ _tag: "DetectOnly", label: "Creem", reason: Creem.UNSENDABLE_REASON })
+  }).pipe(Effect.provide(mounted(Creem.layerConfig(), { CREEM_WEBHOOK_SECRET: SECRET, CREEM_API_KEY: "creem_test_cfg" }))))

@@ -1,5 +1,3 @@
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as HttpClient from "@effect/platform/HttpClient"
 import {
   cannotReconcile,
   type ConfigOptionsOf,
@@ -7,8 +5,8 @@ import {
   makeProvider,
   Providers,
   type Reconciliation,
+  registerWithApi,
   type SecretsInput,
-  secretsFrom,
   type WebhookProvider
 } from "@hookgate/core/providers"
 import * as Config from "effect/Config"
@@ -93,19 +91,11 @@ export const layer = (options: Options): Layer.Layer<never, never, Providers> =>
  * Events, on the `HttpClient` in context when there is one, else on fetch.
  */
 export const layerConfig = (options: ConfigOptions = {}): Layer.Layer<never, ConfigError.ConfigError, Providers> =>
-  Providers.register(
-    Effect.gen(function*() {
-      const { api, secrets: secretsOption, ...rest } = options
-      const secrets = yield* secretsFrom(secretsOption ?? "STRIPE_WEBHOOK_SECRET")
-      const key = yield* (api ?? StripeApiConfig)
-      const name = rest.name ?? "stripe"
-      const reconcile = Option.isNone(key) ? undefined : yield* Effect.flatMap(
-        Effect.serviceOption(HttpClient.HttpClient),
-        Option.match({
-          onNone: () => Effect.provide(makeListing({ ...key.value, name }), FetchHttpClient.layer),
-          onSome: (http) => Effect.provideService(makeListing({ ...key.value, name }), HttpClient.HttpClient, http)
-        })
-      )
-      return yield* make({ ...rest, secrets, ...(reconcile === undefined ? {} : { reconcile }) })
-    })
-  )
+  registerWithApi({
+    make,
+    options,
+    defaultSecrets: "STRIPE_WEBHOOK_SECRET",
+    defaultName: "stripe",
+    api: StripeApiConfig,
+    listing: makeListing
+  })

@@ -1,15 +1,23 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { type PulledEvent, ReconcileError, reconcileWith, type ReconcileSource, VerifiedEvent } from "@hookgate/core/providers"
+import {
+  getListingPage,
+  LISTING_RETRY,
+  listingError,
+  type ListingPageOptions,
+  type PulledEvent,
+  type ReconcileError,
+  reconcileWith,
+  type ReconcileSource,
+  VerifiedEvent
+} from "@hookgate/core/providers"
 import * as Chunk from "effect/Chunk"
-import * as Data from "effect/Data"
-import * as Duration from "effect/Duration"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Schedule from "effect/Schedule"
+import type * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { EventEnvelope, PAYING_EVENT_TYPES } from "./events.js"
@@ -21,14 +29,11 @@ export const PRODUCTION_API = "https://api.stripe.com"
 export const PAGE_SIZE = 100
 
 /**
- * The retries of one page after a 429, a 5xx or a network failure: five more
- * tries from 500 ms, doubling, jittered. Stripe asks clients to back off on 429
- * (its rate limiter) and names 5xx safe to retry for a GET.
+ * The retries of one page after a 429, a 5xx or a network failure: core's
+ * `LISTING_RETRY` (five more tries from 500 ms, doubling, jittered). Stripe asks
+ * clients to back off on 429 (its rate limiter) and names 5xx safe to retry for a GET.
  */
-export const DEFAULT_RETRY: Schedule.Schedule<unknown, unknown> = Schedule.exponential("500 millis").pipe(
-  Schedule.jittered,
-  Schedule.intersect(Schedule.recurs(5))
-)
+export const DEFAULT_RETRY: Schedule.Schedule<unknown, unknown> = LISTING_RETRY
 
 /** How hookgate reaches Stripe's List Events. */
 export interface ApiOptions {
@@ -55,15 +60,7 @@ const Page = Schema.Struct({
 const ListedEvent = Schema.extend(EventEnvelope, Schema.Struct({ created: Schema.Int }))
 const decodePage = Schema.decodeUnknownEither(Page)
 const decodeEvent = Schema.decodeUnknownEither(ListedEvent)
-const ErrorBody = Schema.Struct({ error: Schema.Struct({ message: Schema.optional(Schema.String), type: Schema.optional(Schema.String) }) })
-const decodeError = Schema.decodeUnknownOption(ErrorBody)
 
-type Answer = typeof Page.Type & { readonly requestId?: string }
-
-/** A failure worth another try (429, 5xx, the network, no answer in time). */
-class Transient extends Data.TaggedError("Transient")<{ readonly detail: string; readonly requestId?: string }> {}
-
-const requestIdOf = (response: HttpClientResponse.HttpClientResponse) => response.headers["request-id"]
 const withRequestId = (requestId: string | undefined) => (requestId === undefined ? {} : { requestId })
 
 /**
@@ -82,9 +79,16 @@ export const makeListing = (options: ApiOptions): Effect.Effect<ReconcileSource,
       HttpClient.mapRequest(HttpClientRequest.bearerToken(Redacted.value(options.apiKey))),
       HttpClient.mapRequest(HttpClientRequest.acceptJson)
     )
-    const timeout = options.timeout ?? Duration.seconds(20)
-    const fail = (reason: "auth" | "unavailable" | "malformed", detail: string, requestId?: string) =>
-      new ReconcileError({ provider, reason, detail, ...withRequestId(requestId), ...(reason === "auth" ? { setting } : {}) })
+    const listing: ListingPageOptions = {
+      provider,
+      label: "Stripe",
+      setting,
+      needs: "read events",
+      requestIdOf: (response) => response.headers["request-id"],
+      retry: options.retry ?? DEFAULT_RETRY,
+      timeout: options.timeout
+    }
+    const fail = (reason: "malformed", detail: string, requestId?: string) => listingError(listing, reason, detail, requestId)
 
     const page = (since: number, startingAfter: Option.Option<string>) => {
       const params: Array<[string, string]> = [
@@ -93,38 +97,12 @@ export const makeListing = (options: ApiOptions): Effect.Effect<ReconcileSource,
         ["limit", String(PAGE_SIZE)]
       ]
       if (Option.isSome(startingAfter)) params.push(["starting_after", startingAfter.value])
-      const once = client.get("/v1/events", { urlParams: params }).pipe(
-        Effect.timeoutFail({ duration: timeout, onTimeout: () => new Transient({ detail: "no answer in time" }) }),
-        Effect.catchTags({
-          RequestError: (error) => Effect.fail(new Transient({ detail: `the request failed (${error.reason})` })),
-          ResponseError: (error) => Effect.fail(new Transient({ detail: `the answer could not be read (${error.reason})` }))
-        }),
-        Effect.flatMap((response): Effect.Effect<Answer, Transient | ReconcileError> => {
-          const requestId = requestIdOf(response)
-          const body = Effect.orElseSucceed(response.json, () => undefined as unknown)
-          if (response.status === 429 || response.status >= 500) {
-            return Effect.fail(new Transient({ detail: `Stripe answered ${response.status}`, ...withRequestId(requestId) }))
-          }
-          return Effect.flatMap(body, (json): Effect.Effect<Answer, ReconcileError> => {
-            if (response.status === 401 || response.status === 403) {
-              const message = Option.flatMap(decodeError(json), (e) => Option.fromNullable(e.error.type)).pipe(Option.getOrElse(() => "refused"))
-              return Effect.fail(fail("auth", `Stripe answered ${response.status} (${message}): the key is wrong, revoked, or cannot read events`, requestId))
-            }
-            if (response.status !== 200) {
-              const type = Option.flatMap(decodeError(json), (e) => Option.fromNullable(e.error.type)).pipe(Option.getOrElse(() => "no error body"))
-              return Effect.fail(fail("unavailable", `Stripe answered ${response.status} (${type})`, requestId))
-            }
-            const decoded = decodePage(json)
-            return Either.isLeft(decoded)
-              ? Effect.fail(fail("malformed", "a page of /v1/events is not a list object", requestId))
-              : Effect.succeed({ ...decoded.right, ...withRequestId(requestId) })
-          })
-        })
-      )
-      return once.pipe(
-        Effect.retry({ schedule: options.retry ?? DEFAULT_RETRY, while: (e) => e._tag === "Transient" }),
-        Effect.catchTag("Transient", (e) => Effect.fail(fail("unavailable", `${e.detail}, after retries`, e.requestId)))
-      )
+      return Effect.flatMap(getListingPage(listing, client.get("/v1/events", { urlParams: params })), ({ json, requestId }) => {
+        const decoded = decodePage(json)
+        return Either.isLeft(decoded)
+          ? Effect.fail(fail("malformed", "a page of /v1/events is not a list object", requestId))
+          : Effect.succeed({ ...decoded.right, ...withRequestId(requestId) })
+      })
     }
 
     const toPulled = (raw: unknown, requestId: string | undefined): Either.Either<PulledEvent, ReconcileError> => {

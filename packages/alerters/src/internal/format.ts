@@ -10,6 +10,7 @@ const TITLES: Record<Alert["kind"], string> = {
   dead_letter: "a queue message was given up",
   duplicates_spike: "many duplicate webhooks",
   webhooks_missing: "paid orders arrived only through reconciliation",
+  orders_unsendable: "paid orders never reached hookgate and cannot be sent from the API",
   unknown: "an alert of a kind this release does not know"
 }
 

@@ -12,6 +12,8 @@ export const AlertKind = Schema.Literal(
   "duplicates_spike",
   /** A reconciliation run found paid orders no webhook had brought. */
   "webhooks_missing",
+  /** A reconciliation run found paid orders no webhook had brought that the provider's API cannot rebuild (Creem). */
+  "orders_unsendable",
   /** A kind this release does not know, read from a row a newer release wrote. */
   "unknown"
 )

@@ -91,6 +91,8 @@ export const overview = `<section class="tiles">
 <dt>New (no webhook had come)</dt><dd>{{new}}</dd>
 <dt>Unpaid</dt><dd>{{unpaid}}</dd>
 <dt>Unfulfillable</dt><dd>{{unfulfillable}}</dd>
+<dt>Unsendable (paid, not rebuildable: the owner is told)</dt><dd>{{unsendable}}</dd>
+<dt>Named in this run's alert</dt><dd>{{alerted}}</dd>
 <dt>Failed to store</dt><dd>{{failed}}</dd>
 </dl>
 {{#error}}<p class="bad">Stopped early ({{reason}}): <bdi>{{detail}}</bdi>{{#setting}} · check {{setting}}{{/setting}}{{#requestId}} · request <bdi>{{requestId}}</bdi>{{/requestId}}</p>{{/error}}

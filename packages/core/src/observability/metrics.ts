@@ -30,7 +30,7 @@ const alerts = MetricKey.counter("hookgate_alerts_total", {
 })
 
 const reconciled = MetricKey.counter("hookgate_reconciled_objects_total", {
-  description: "Objects a reconciliation run listed at a provider, by provider and outcome (known, new, unpaid, unfulfillable)",
+  description: "Objects a reconciliation run listed at a provider, by provider and outcome (known, new, unpaid, unfulfillable, unsendable)",
   incremental: true
 })
 
@@ -108,7 +108,7 @@ export const Metrics = {
   possibleDuplicate: Metric.increment(possibleDuplicates),
   leaseLost: Metric.increment(leasesLost),
   alert: (kind: string) => alertCounter(kind),
-  reconciled: (provider: string, outcome: "known" | "new" | "unpaid" | "unfulfillable", count: number) =>
+  reconciled: (provider: string, outcome: "known" | "new" | "unpaid" | "unfulfillable" | "unsendable", count: number) =>
     count === 0 ? Effect.void : Metric.incrementBy(reconcileCounter(`${provider}\u0000${outcome}`), count),
   message: (outcome: "ran" | "duplicate" | "in_progress" | "failed" | "unrecorded") => messageCounter(outcome),
   deadLetter: (queue: string) => deadLetterCounter(queue),

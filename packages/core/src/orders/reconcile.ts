@@ -1,4 +1,3 @@
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -15,54 +14,11 @@ import type { PulledEvent, ReconcileError, ReconcileSource } from "../providers/
 import { NewOrder } from "./order.js"
 import { OrderStore } from "./order-store.js"
 import { fulfilmentOf } from "./receive.js"
-import { ReconcileCursors } from "./reconcile-cursors.js"
+import { atOrBefore, ReconcileCursors, type ReconcilePosition } from "./reconcile-cursors.js"
+import { reconcileDetectOnly } from "./reconcile-detect.js"
+import { errorOf, logStopped, ProviderReconcileSummary, type ReconcileOptions, windowOf } from "./reconcile-window.js"
 import { recordRun } from "./run-log.js"
 import { sendLeased } from "./send-leased.js"
-
-/** How far back a provider's first run looks when no `since` is given: 72 hours. */
-export const DEFAULT_LOOKBACK: Duration.Duration = Duration.hours(72)
-/** How far before its cursor a run reads again, for objects the provider made visible late. */
-export const CURSOR_OVERLAP: Duration.Duration = Duration.minutes(10)
-
-/** The options of `reconcile`. */
-export interface ReconcileOptions {
-  /** Look back this far from now, whatever the cursor says. Default: from the cursor less the overlap, else 72 h. */
-  readonly since?: Duration.DurationInput | undefined
-  /** Count what a run would do, storing and sending nothing and leaving the cursors. */
-  readonly dryRun?: boolean | undefined
-  /** Only these providers (by name); default every mounted provider that can reconcile. */
-  readonly providers?: ReadonlyArray<string> | undefined
-  /** How many pulled orders are stored and sent at once. Default 4. */
-  readonly concurrency?: number | undefined
-}
-
-/** One provider's run. */
-export class ProviderReconcileSummary extends Schema.Class<ProviderReconcileSummary>("ProviderReconcileSummary")({
-  provider: Schema.String,
-  /** The start of the window read (epoch ms). */
-  since: Schema.Number,
-  /** Objects the provider listed. */
-  seen: Schema.Int,
-  /** Paid objects whose order was already stored (by a webhook or an earlier run). */
-  known: Schema.Int,
-  /** Paid objects this run stored (and sent): no webhook had brought them. With `dryRun`, those it would store. */
-  new: Schema.Int,
-  /** Listed objects that do not pay (a session still unpaid). */
-  unpaid: Schema.Int,
-  /** Paying objects that could not be decoded into an order (logged). */
-  unfulfillable: Schema.Int,
-  /** Paying objects the store could not take this time (logged; the cursor then stays, so the next run reads them again). */
-  failed: Schema.optionalWith(Schema.Int, { default: () => 0 }),
-  /** The cursor after the run (epoch ms), or null when none is kept. */
-  cursor: Schema.NullOr(Schema.Number),
-  /** Why the run stopped early (its cursor then stays where it was), or null. */
-  error: Schema.NullOr(Schema.Struct({
-    reason: Schema.String,
-    detail: Schema.String,
-    setting: Schema.NullOr(Schema.String),
-    requestId: Schema.NullOr(Schema.String)
-  }))
-}) {}
 
 /** What a run did, provider by provider; `skipped` names the providers that cannot reconcile, and why. */
 export class ReconcileReport extends Schema.Class<ReconcileReport>("ReconcileReport")({
@@ -79,6 +35,8 @@ export class ReconcileReport extends Schema.Class<ReconcileReport>("ReconcileRep
     return this.providers.some((p) => p.error !== null)
   }
 }
+
+export { CURSOR_OVERLAP, DEFAULT_LOOKBACK, ProviderReconcileSummary, type ReconcileOptions } from "./reconcile-window.js"
 
 type Classified = {
   readonly kind: "known" | "new" | "unpaid" | "unfulfillable" | "failed"
@@ -139,57 +97,70 @@ const classify = (provider: WebhookProvider, pulled: PulledEvent, dryRun: boolea
       ))
   )
 
-const emptyCounts = { seen: 0, known: 0, new: 0, unpaid: 0, unfulfillable: 0, failed: 0, newest: -Infinity }
+const emptyCounts = { seen: 0, known: 0, new: 0, unpaid: 0, unfulfillable: 0, failed: 0 }
 
-/** One provider: list from the cursor (or `since`), put what pays, advance the cursor when the listing finished. */
+/** A run's order: oldest first, and among objects created at the same instant, by event id. */
+const oldestFirst = (a: PulledEvent, b: PulledEvent) =>
+  a.created - b.created || (a.event.id < b.event.id ? -1 : a.event.id > b.event.id ? 1 : 0)
+const positionOf = (pulled: PulledEvent): ReconcilePosition => ({ created: pulled.created, id: pulled.event.id })
+
+/**
+ * One provider: list the window, then take its objects oldest first, recording the
+ * position reached after each, so a run that dies (or whose store fails) leaves the
+ * next one to continue where it stopped rather than from the newest again. The
+ * cursor moves, and the position is forgotten, when the whole window was taken.
+ */
 const reconcileProvider = (provider: WebhookProvider, source: ReconcileSource, options: ReconcileOptions) =>
   Effect.gen(function*() {
     const cursors = yield* ReconcileCursors
     const now = yield* EpochMillis.now
-    const cursor = yield* cursors.get(provider.name)
     const dryRun = options.dryRun === true
-    const since = options.since !== undefined
-      ? now - Duration.toMillis(Duration.decode(options.since))
-      : Option.match(cursor, {
-        onNone: () => now - Duration.toMillis(DEFAULT_LOOKBACK),
-        onSome: (at) => at - Duration.toMillis(CURSOR_OVERLAP)
-      })
-    const counts = { ...emptyCounts }
+    const { after, since, tracks } = yield* windowOf(provider.name, options, now)
+    // The whole window first (providers list newest first, Stripe only so): a listing
+    // that fails is taken as far as it came, with no position kept (it may have gaps).
+    const pulled: Array<PulledEvent> = []
     const listed = yield* source.list(since).pipe(
-      Stream.mapEffect((pulled) => classify(provider, pulled, dryRun), { concurrency: options.concurrency ?? 4 }),
-      Stream.runForEach((c) =>
-        Effect.sync(() => {
-          counts.seen++
-          counts[c.kind]++
-          counts.newest = Math.max(counts.newest, c.created)
-        })
-      ),
+      Stream.runForEach((event) => Effect.sync(() => void pulled.push(event))),
       Effect.as(Option.none<ReconcileError>()),
-      // The listing's failure ends this provider's run; a store failure ends the whole run.
       Effect.catchTag("ReconcileError", (error) => Effect.succeed(Option.some(error)))
     )
+    pulled.sort(oldestFirst)
+    const newest = pulled.reduce((max, p) => Math.max(max, p.created), -Infinity)
+    const todo = Option.match(after, {
+      onNone: () => pulled,
+      onSome: (position) => pulled.filter((p) => !atOrBefore(positionOf(p), position))
+    })
+    const keeps = tracks && !dryRun && Option.isNone(listed)
+    const counts = { ...emptyCounts }
+    yield* Stream.fromIterable(todo).pipe(
+      // Ordered: results arrive in the run's order, so each is the end of a taken prefix.
+      Stream.mapEffect((p) => Effect.map(classify(provider, p, dryRun), (c) => [p, c] as const), {
+        concurrency: options.concurrency ?? 4
+      }),
+      Stream.runForEach(([p, c]) =>
+        Effect.suspend(() => {
+          counts.seen++
+          counts[c.kind]++
+          // After an object the store could not take, the position stays before it.
+          return keeps && counts.failed === 0 ? cursors.keepProgress(provider.name, positionOf(p), now) : Effect.void
+        })
+      )
+    )
     const finished = Option.isNone(listed) && counts.failed === 0
-    if (finished && !dryRun && Number.isFinite(counts.newest)) yield* cursors.advance(provider.name, counts.newest, now)
-    const after = yield* cursors.get(provider.name)
+    if (finished && !dryRun) {
+      if (Number.isFinite(newest)) yield* cursors.advance(provider.name, newest, now)
+      // After the cursor: a run dying between the two reads again from the position, never less.
+      if (tracks) yield* cursors.clearProgress(provider.name)
+    }
+    const cursor = yield* cursors.get(provider.name)
     yield* Effect.all([
       Metrics.reconciled(provider.name, "known", counts.known),
       Metrics.reconciled(provider.name, "new", dryRun ? 0 : counts.new),
       Metrics.reconciled(provider.name, "unpaid", counts.unpaid),
       Metrics.reconciled(provider.name, "unfulfillable", counts.unfulfillable)
     ], { discard: true })
-    const error = Option.isSome(listed)
-      ? {
-        reason: listed.value.reason,
-        detail: listed.value.detail,
-        setting: listed.value.setting ?? null,
-        requestId: listed.value.requestId ?? null
-      }
-      : null
-    if (error !== null) {
-      yield* Effect.logError("a reconciliation run stopped early; its cursor stays where it was").pipe(
-        Effect.annotateLogs({ provider: provider.name, ...error })
-      )
-    }
+    const error = Option.isSome(listed) ? errorOf(listed.value) : null
+    if (error !== null) yield* logStopped(provider.name, error)
     return new ProviderReconcileSummary({
       provider: provider.name,
       since,
@@ -199,7 +170,7 @@ const reconcileProvider = (provider: WebhookProvider, source: ReconcileSource, o
       unpaid: counts.unpaid,
       unfulfillable: counts.unfulfillable,
       failed: counts.failed,
-      cursor: Option.getOrNull(after),
+      cursor: Option.getOrNull(cursor),
       error
     })
   }).pipe(step("reconcile", { provider: provider.name }))
@@ -229,7 +200,11 @@ export const reconcile = (options: ReconcileOptions = {}) =>
         skipped.push({ provider: name, reason: source?.reason ?? "the plugin offers no listing" })
         continue
       }
-      summaries.push(yield* reconcileProvider(provider, source, options))
+      summaries.push(
+        yield* (source._tag === "DetectOnly"
+          ? reconcileDetectOnly(provider.name, source, options)
+          : reconcileProvider(provider, source, options))
+      )
     }
     const report = new ReconcileReport({ dryRun: options.dryRun === true, providers: summaries, skipped })
     if (!report.dryRun && report.newOrders > 0) {

@@ -37,8 +37,9 @@ export interface WebhookProvider {
    */
   readonly orderKeyOf?: (event: VerifiedEvent) => string | undefined
   /**
-   * Whether the provider's API can list what was paid (`reconcileWith(list)`), or
-   * why not (`cannotReconcile(reason)`). Absent: the plugin says nothing, and
+   * Whether the provider's API can list what was paid (`reconcileWith(list)`), can
+   * list it but not rebuild it (`reconcileDetectOnly(…)`: the owner is told), or why
+   * not (`cannotReconcile(reason)`). Absent: the plugin says nothing, and
    * reconciliation skips it as it skips one that cannot.
    */
   readonly reconcile?: Reconciliation

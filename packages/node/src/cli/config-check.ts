@@ -5,6 +5,7 @@ import { DEV_SETTINGS, GatewayConfig } from "../config/gateway-config.js"
 import { settingsProvider, SettingsSource } from "../config/source.js"
 import { Postmark } from "@hookgate/mailer-postmark"
 import { Resend } from "@hookgate/mailer-resend"
+import { Creem } from "@hookgate/provider-creem"
 import { Smtp } from "@hookgate/mailer-smtp"
 import { PgStore } from "@hookgate/store-pg"
 import { describeAlerts, describeMailer, mountedProviders, NO_PROVIDER, paddleApiBaseUrl } from "../gateway-layer.js"
@@ -51,6 +52,11 @@ export const effectiveSettings = (config: GatewayConfig, policy: RetryPolicyShap
   // Reconciliation: on for the providers whose API key is set.
   ["STRIPE_API_KEY", secret(config.stripeApiKey)],
   ...(Option.isSome(config.stripeApiKey) ? [["STRIPE_API_BASE", config.stripeApiBase] as const] : []),
+  ["CREEM_API_KEY", secret(config.creemApiKey)],
+  ...Option.match(config.creemApiKey, {
+    onNone: () => [],
+    onSome: (key) => [["CREEM_API_BASE", Option.getOrElse(config.creemApiBase, () => Creem.defaultBase(key))] as const]
+  }),
   ["HOOKGATE_RECONCILE_EVERY", Option.match(reconcileEvery(config), { onNone: () => "- (no provider API key)", onSome: Duration.format })],
   ["HOOKGATE_ADMIN_TOKEN", secret(config.adminToken)],
   ["HOOKGATE_METRICS_TOKEN", secret(config.metricsToken)],

@@ -37,12 +37,12 @@ export const COMMANDS: ReadonlyArray<CommandHelp> = [
   {
     path: "reconcile",
     usage: "reconcile [--since <duration>] [--dry-run]",
-    summary: "pull paid orders from the providers' APIs and send those no webhook brought",
+    summary: "pull paid orders from the providers' APIs and send those no webhook brought (Creem's: name them to the owner)",
     options: [
       ["--since <duration>", "look back this far (e.g. 72h) instead of from each provider's cursor"],
       ["--dry-run", "count what would be stored and sent; store and send nothing"]
     ],
-    examples: ["STRIPE_API_KEY=rk_live_... hookgate reconcile --since 72h"]
+    examples: ["STRIPE_API_KEY=rk_live_... hookgate reconcile --since 72h", "CREEM_API_KEY=creem_... hookgate reconcile --dry-run"]
   },
   { path: "stats", usage: "stats", summary: "orders by status, due orders, undelivered alerts, duplicates prevented" },
   {

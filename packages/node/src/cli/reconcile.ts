@@ -18,11 +18,15 @@ const dryRun = Options.boolean("dry-run").pipe(
 
 const time = (ms: number | null) => (ms === null ? "-" : new Date(ms).toISOString())
 
-/** The summary: one row per provider (seen, already known, new, skipped as unpaid), and the providers skipped. */
+/**
+ * The summary: one row per provider (seen, already known, new, skipped as unpaid, and
+ * for a detect-only provider the paid orders it cannot send and those this run named
+ * to the owner), and the providers skipped.
+ */
 export const printReconcileReport = (report: ReconcileReport) =>
   Console.log([
     table(
-      ["provider", "seen", "known", "new", "unpaid", "unfulfillable", "since", "cursor"],
+      ["provider", "seen", "known", "new", "unpaid", "unfulfillable", "unsendable", "alerted", "since", "cursor"],
       report.providers.map((p) => [
         p.provider,
         String(p.seen),
@@ -30,6 +34,8 @@ export const printReconcileReport = (report: ReconcileReport) =>
         String(p.new),
         String(p.unpaid),
         String(p.unfulfillable),
+        String(p.unsendable),
+        String(p.alerted),
         time(p.since),
         time(p.cursor)
       ])
@@ -46,7 +52,8 @@ export const reconcileCommand = Command.make("reconcile", { since, dryRun }, ({ 
     yield* announce(config, "reconcile")
     if (reconcilingProviders(config).length === 0) {
       return yield* new OperatorRefusal({
-        message: "nothing to reconcile: set STRIPE_API_KEY (a key that can read events) beside STRIPE_WEBHOOK_SECRET"
+        message: "nothing to reconcile: set STRIPE_API_KEY (a key that can read events) beside STRIPE_WEBHOOK_SECRET, " +
+          "or CREEM_API_KEY beside CREEM_WEBHOOK_SECRET"
       })
     }
     const window = Option.map(since, (text) => ({ text, duration: parseDuration(text) }))

@@ -90,6 +90,12 @@ const fields = {
     Config.validate({ message: "must be an http:// or https:// URL", validation: isHttpUrl }),
     Config.withDefault("https://api.stripe.com")
   ),
+  /** A Creem API key (transactions search and customers): detect-only reconciliation, the owner told of paid orders no webhook brought. */
+  creemApiKey: Config.option(token("CREEM_API_KEY")),
+  /** Default: Creem's test API for a `creem_test_` key, else its production API. */
+  creemApiBase: Config.option(Config.string("CREEM_API_BASE").pipe(
+    Config.validate({ message: "must be an http:// or https:// URL", validation: isHttpUrl })
+  )),
   /** How often `serve` reconciles; unset: every hour when a provider's API key is set. */
   reconcileEvery: Config.option(
     durationConfig("HOOKGATE_RECONCILE_EVERY").pipe(Config.validate({ message: POSITIVE, validation: isPositive }))

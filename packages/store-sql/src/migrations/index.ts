@@ -11,6 +11,7 @@ import * as protocolColumns from "./0007_protocol_columns.js"
 import * as consoleReads from "./0008_console.js"
 import * as history from "./0009_history.js"
 import * as campaignSealed from "./0010_campaign_sealed.js"
+import * as reconcileRuns from "./0011_reconcile_runs.js"
 
 /** Every migration, in order. D1 gets the same statements as `.sql` files (store-d1 checks they agree). */
 export const migrations: ReadonlyArray<{ readonly id: number; readonly name: string; readonly statements: ReadonlyArray<string> }> = [
@@ -23,7 +24,8 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 7, name: "protocol_columns", statements: protocolColumns.statements },
   { id: 8, name: "console", statements: consoleReads.statements },
   { id: 9, name: "history", statements: history.statements },
-  { id: 10, name: "campaign_sealed", statements: campaignSealed.statements }
+  { id: 10, name: "campaign_sealed", statements: campaignSealed.statements },
+  { id: 11, name: "reconcile_runs", statements: reconcileRuns.statements }
 ]
 
 /** Where `migrate` records the migrations it applied. */
