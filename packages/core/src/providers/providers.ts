@@ -7,6 +7,7 @@ import type { VerifiedEvent, WebhookRequest } from "./webhook.js"
 import type { Fulfilment } from "../kernel/fulfilment.js"
 import { type MalformedPayload, type SignatureError, UnknownProvider } from "./errors.js"
 import { buildInStep } from "../kernel/build-in-step.js"
+import { mountingOf } from "./mount.js"
 import type { Reconciliation } from "./reconcile.js"
 
 /** What the store holds under the order key an event names (see `WebhookProvider.orderKeyOf`). */
@@ -82,7 +83,7 @@ export class Providers extends Context.Tag("@hookgate/core/Providers")<Providers
       const registry = yield* makeRegistry([])
       const context = Context.make(Providers, registry)
       for (const source of sources) {
-        if (Layer.isLayer(source)) yield* Effect.provide(buildInStep(source), context)
+        if (Layer.isLayer(source)) yield* Effect.provide(mountingOf(source) ?? buildInStep(source), context)
         else yield* registry.register(yield* (source as Effect.Effect<WebhookProvider, any, any>))
       }
       return context
