@@ -37,36 +37,36 @@ describe("hookgate --help", () => {
   })
 
   it("`hookgate help`, `hookgate` alone and `-h` print the same help; -v and --version print the version", async () => {
-    const help = (await runCli({}, ["--help"])).stdout
-    for (const args of [["help"], [], ["-h"]]) {
-      const run = await runCli({}, args)
-      expect({ args, code: run.code, same: run.stdout === help }).toEqual({ args, code: 0, same: true })
+    // Independent processes, started together (each start is seconds of module loading on a busy machine).
+    const [help, ...others] = await Promise.all([["--help"], ["help"], [], ["-h"]].map((args) => runCli({}, args)))
+    for (const [i, args] of [["help"], [], ["-h"]].entries()) {
+      const run = others[i]!
+      expect({ args, code: run.code, same: run.stdout === help!.stdout }).toEqual({ args, code: 0, same: true })
     }
-    for (const flag of ["-v", "--version"]) {
-      const run = await runCli({}, [flag])
+    const versions = await Promise.all(["-v", "--version"].map(async (flag) => ({ flag, run: await runCli({}, [flag]) })))
+    for (const { flag, run } of versions) {
       expect({ flag, code: run.code, out: run.stdout.trim() }).toEqual({ flag, code: 0, out: "0.1.0" })
     }
   })
 
   it("a command's help names it in full (not `$ list`), with its options and --config", async () => {
-    for (const args of [["orders", "list", "--help"], ["help", "orders", "list"]]) {
-      const { code, stdout } = await runCli({}, args)
+    const [group, ...commands] = await Promise.all([["orders", "--help"], ["orders", "list", "--help"], ["help", "orders", "list"]].map((args) => runCli({}, args)))
+    for (const { code, stdout } of commands) {
       expect(code).toBe(0)
       expect(stdout.replace(/\s+/g, " ")).toContain("Usage: hookgate orders list [--status <status>] [--limit <n>] [--config <path>]")
       expect(stdout).not.toContain("$ list")
       expect(stdout.split("\n").filter((l) => l.length > 80)).toEqual([])
     }
-    const group = await runCli({}, ["orders", "--help"])
-    expect(group.stdout).toContain("Usage: hookgate orders <command>")
-    expect(group.stdout).toMatch(/^  orders retry <key> --confirm\s/m)
+    expect(group!.stdout).toContain("Usage: hookgate orders <command>")
+    expect(group!.stdout).toMatch(/^  orders retry <key> --confirm\s/m)
   })
 })
 
 describe("counts on the command line", () => {
   it("orders list --limit takes a positive whole number and says so otherwise", async () => {
     const env = { HOOKGATE_DB: `${tempDir()}/db` }
-    for (const limit of ["0", "-5", "abc", "2.5"]) {
-      const { code, stderr, stdout } = await runCli(env, ["orders", "list", "--limit", limit])
+    const refused = await Promise.all(["0", "-5", "abc", "2.5"].map(async (limit) => ({ limit, ...await runCli(env, ["orders", "list", "--limit", limit]) })))
+    for (const { limit, code, stderr, stdout } of refused) {
       expect({ limit, code }).toEqual({ limit, code: 1 })
       expect(stdout + stderr).toContain(`--limit must be a whole number, at least 1 (got "${limit}")`)
       expect(stdout + stderr).not.toContain("is not a integer")

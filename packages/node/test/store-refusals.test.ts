@@ -2,7 +2,7 @@ import { SqlStore } from "@hookgate/store-sql"
 import { SqliteFiles } from "@hookgate/store-sqlite/testing"
 import Database from "better-sqlite3"
 import { spawn } from "node:child_process"
-import { writeFileSync } from "node:fs"
+import { copyFileSync, existsSync, writeFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
 import { baseEnv, REPOSITORY_ROOT, runCli, tempDir } from "./support/gateway-process.js"
 
@@ -13,12 +13,23 @@ import { baseEnv, REPOSITORY_ROOT, runCli, tempDir } from "./support/gateway-pro
 
 const newest = SqlStore.migrations[SqlStore.migrations.length - 1]!
 
-/** A fresh database made by this release's own CLI (migrated, then closed). */
+const envIn = (dir: string): Record<string, string> => ({ ...baseEnv(dir), HOOKGATE_DB_BUSY_TIMEOUT: "500 millis" })
+
+/** A database made by this release's own CLI (migrated, then closed), once for the file. */
+let made: Promise<string> | undefined
+const madeByTheCli = () =>
+  (made ??= (async () => {
+    const env = envIn(tempDir())
+    const result = await runCli(env, ["orders", "list"])
+    expect(result.code, result.stderr).toBe(0)
+    expect(existsSync(`${env.HOOKGATE_DB}-wal`)).toBe(false) // closed cleanly: the file alone is the database
+    return env.HOOKGATE_DB!
+  })())
+
+/** A fresh copy of that database, for one test to spoil. */
 const freshDatabase = async () => {
-  const dir = tempDir()
-  const env: Record<string, string> = { ...baseEnv(dir), HOOKGATE_DB_BUSY_TIMEOUT: "500 millis" }
-  const made = await runCli(env, ["orders", "list"])
-  expect(made.code, made.stderr).toBe(0)
+  const env = envIn(tempDir())
+  copyFileSync(await madeByTheCli(), env.HOOKGATE_DB!)
   return { env, db: env.HOOKGATE_DB! }
 }
 
