@@ -1,5 +1,5 @@
 import { AlertStore } from "@hookgate/core/alerts"
-import { Lease, makeMemoryCursors, parseDuration, OrderStore, receive, reconcile, ReconcileCursors, RetryPolicy, sweep } from "@hookgate/core"
+import { Lease, parseDuration, OrderStore, receive, reconcile, ReconcileCursors, RetryPolicy, sweep } from "@hookgate/core"
 import { Mailer } from "@hookgate/core/mail"
 import { NodeHmac } from "@hookgate/core/node"
 import { Providers, type WebhookProvider, WebhookRequest } from "@hookgate/core/providers"
@@ -115,7 +115,7 @@ const runShard = (
       const listing = makeTestListing(SIM_PROVIDER)
       for (let i = shard.first; i < shard.last; i++) yield* listing.add(orderBody(i), 0)
       const listed = Providers.layer(Effect.succeed({ ...provider, reconcile: listing.source }))
-      const cursors = makeMemoryCursors()
+      const cursors = yield* ReconcileCursors.makeMemory()
       const given = config.reconcileEvery!
       // A string as the command line gives it (the job crosses to a worker thread as JSON), else a Duration input.
       const every = typeof given === "string" ? Option.getOrThrow(parseDuration(given)) : Duration.decode(given)

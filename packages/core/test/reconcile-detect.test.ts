@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { makeMemoryCursors, OrderStore, receive, reconcile, ReconcileCursors } from "@hookgate/core"
+import { OrderStore, receive, reconcile, ReconcileCursors } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { type ListedPayment, reconcileDetectOnly } from "@hookgate/core/providers"
 import {
@@ -38,7 +38,7 @@ const payment = (n: number, created: number, paid = true): ListedPayment => ({
 const pipeline = (payments: Array<ListedPayment>, emails?: Record<string, string>) =>
   Layer.merge(
     layerTestPipeline({ store: layerMemoryStore, providers: [makeTestProvider({ secret: TEST_SECRET, reconcile: detectOnly(payments, emails) })] }),
-    Layer.succeed(ReconcileCursors, makeMemoryCursors())
+    ReconcileCursors.layerMemory()
   )
 
 const unsendableAlerts = Effect.flatMap(AlertStore, (s) => s.list({ limit: 50 })).pipe(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { makeMemoryCursors, OrderStore, reconcile, ReconcileCursors } from "@hookgate/core"
+import { OrderStore, reconcile, ReconcileCursors } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { reconcileConformance } from "@hookgate/testing/conformance"
 import { cannotReconcile, ReconcileError, reconcileWith, type PulledEvent } from "@hookgate/core/providers"
@@ -45,7 +45,7 @@ reconcileConformance({
 const pipeline = (provider: Effect.Effect<any>) =>
   Layer.merge(
     layerTestPipeline({ store: layerMemoryStore, providers: [provider] }),
-    Layer.succeed(ReconcileCursors, makeMemoryCursors())
+    ReconcileCursors.layerMemory()
   )
 
 describe("reconcile", () => {
@@ -114,7 +114,7 @@ describe("reconcile", () => {
           store: withStoreFaults(layerMemoryStore, { failPut: 1 }),
           providers: [makeTestProvider({ secret: TEST_SECRET, reconcile: listing.source })]
         }),
-        Layer.succeed(ReconcileCursors, makeMemoryCursors())
+        ReconcileCursors.layerMemory()
       )
       return yield* Effect.gen(function*() {
         const first = yield* reconcile()
@@ -160,7 +160,7 @@ describe("reconcile", () => {
       const listing = makeTestListing()
       const paidAt = Date.now() - 60_000
       for (let i = 0; i < 3; i++) yield* listing.add(body(`ord_${i}`, true, `b${i}@example.com`), paidAt)
-      const cursors = makeMemoryCursors()
+      const cursors = yield* ReconcileCursors.makeMemory()
       yield* cursors.keepProgress("test", { created: paidAt, id: "evt_ord_1" }, 0)
       const layer = Layer.merge(
         layerTestPipeline({ store: layerMemoryStore, providers: [makeTestProvider({ secret: TEST_SECRET, reconcile: listing.source })] }),

@@ -8,7 +8,6 @@ import {
   type EventReceipt,
   Lease,
   type LeaseShape,
-  makeMemoryRunLog,
   newLeasedOrder,
   Order,
   type OrderStatus,
@@ -282,7 +281,7 @@ export const makeMemoryStore = () => {
       })
   }
 
-  return { store, lease, alertStore: makeMemoryAlertStore(alerts), runLog: makeMemoryRunLog() }
+  return { store, lease, alertStore: makeMemoryAlertStore(alerts), runLog: Effect.runSync(RunLog.makeMemory()) }
 }
 
 /** A fresh in-memory store providing `OrderStore`, `Lease`, `AlertStore` and `RunLog`. */

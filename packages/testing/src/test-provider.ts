@@ -2,7 +2,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { fromHex, fulfilOn, hmacSha256, importHmacKey, makeProvider, malformedHeader, missingHeader, toHex, utf8, WebhookRequest } from "@hookgate/core/providers"
+import { fromHex, fulfilOn, hmacSha256, importHmacKey, malformedHeader, missingHeader, ProviderKit, toHex, utf8, WebhookRequest } from "@hookgate/core/providers"
 import type { Reconciliation, SecretsInput } from "@hookgate/core/providers"
 
 /**
@@ -35,7 +35,7 @@ const testFulfilment = fulfilOn({
 export const makeTestProvider = (
   options: { readonly secret: SecretsInput; readonly name?: string; readonly reconcile?: Reconciliation }
 ) =>
-  makeProvider({
+  ProviderKit.make({
     name: options.name ?? "test",
     ...(options.reconcile === undefined ? {} : { reconcile: options.reconcile }),
     secrets: options.secret,

@@ -8,7 +8,7 @@ import * as TestClock from "effect/TestClock"
 import { OrderStore, receive } from "@hookgate/core"
 import type { Lease } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
-import { Hmac, type HmacKey, type HmacService, makeHmacKey, MAX_EMAIL_LENGTH, MAX_ORDER_KEY_LENGTH, utf8, WebhookRequest } from "@hookgate/core/providers"
+import { Hmac, type HmacKey, type HmacService, newHmacKey, MAX_EMAIL_LENGTH, MAX_ORDER_KEY_LENGTH, utf8, WebhookRequest } from "@hookgate/core/providers"
 import type { Secrets, SignatureFailure, WebhookProvider } from "@hookgate/core/providers"
 import { layerMemoryStore } from "../memory-store.js"
 import { failureOf, layerTestPipeline } from "../pipeline.js"
@@ -98,7 +98,7 @@ const countingHmac = (inner: HmacService) => {
   const count = (key: HmacKey): HmacKey => {
     imported.push(key.implementation)
     const signSync = key.signSync
-    return makeHmacKey({
+    return newHmacKey({
       implementation: key.implementation,
       sign: (parts) => Effect.suspend(() => (macs++, key.sign(parts))),
       signSync: signSync === undefined ? undefined : (parts) => (macs++, signSync(parts)),

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
-import { makeMemoryCursors, OrderStore, receive, reconcile, ReconcileCursors } from "@hookgate/core"
+import { OrderStore, receive, reconcile, ReconcileCursors } from "@hookgate/core"
 import type { Lease } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import type { WebhookProvider, WebhookRequest } from "@hookgate/core/providers"
@@ -51,7 +51,7 @@ export const reconcileConformance = (plugin: ReconcilingProviderUnderTest) =>
         const world = yield* plugin.world
         const layer = Layer.merge(
           layerTestPipeline({ store: plugin.store?.() ?? layerMemoryStore, providers: [Effect.succeed(world.provider)] }),
-          Layer.succeed(ReconcileCursors, makeMemoryCursors())
+          ReconcileCursors.layerMemory()
         )
         return yield* Effect.provide(body(world), layer)
       })) as Effect.Effect<A, unknown>
