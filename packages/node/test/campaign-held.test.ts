@@ -4,7 +4,7 @@ import { MailerCircuit } from "@hookgate/core/mail"
 import { layerMemoryAlertStore, layerMemoryLedgers, MailerSteps, RecordingAlerter, ScriptedMailer } from "@hookgate/testing"
 import { Effect, Layer, Logger, LogLevel, Schedule, Stream } from "effect"
 import { describe, expect, it } from "vitest"
-import { layerCampaignWatcher, layerGatewayCampaigns } from "../src/campaigns/gateway-campaigns.js"
+import * as Gateway from "../src/Gateway.js"
 
 /**
  * The gateway's campaigns while the mail account stays misconfigured through several
@@ -22,7 +22,7 @@ describe("gateway campaigns during a misconfigured mailer", () => {
       RetryPolicy.layer({ inRequestBase: 0 }),
       MailerCircuit.layer({ probeEvery: Schedule.spaced("250 millis") })
     )
-    const layer = layerCampaignWatcher("50 millis").pipe(Layer.provideMerge(layerGatewayCampaigns), Layer.provideMerge(base))
+    const layer = Gateway.layerCampaignWatcher("50 millis").pipe(Layer.provideMerge(Gateway.layerCampaigns), Layer.provideMerge(base))
     const program = Effect.gen(function*() {
       const campaigns = yield* Campaigns
       const queue = yield* CampaignInProcessQueue
