@@ -9,11 +9,11 @@ import {
   type Delivery,
   InProcessQueue
 } from "@hookgate/core/queue"
-import { layerMemoryAlertStore, layerMemoryLedgers, RecordingAlerter } from "@hookgate/testing"
+import { MemoryAlertStore, MemoryLedgers, RecordingAlerter } from "@hookgate/testing"
 import { Deferred, Duration, Effect, Layer, Logger, LogLevel, Ref, Schema } from "effect"
 
 const services = Layer.mergeAll(
-  layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryAlertStore)),
+  MemoryLedgers.layer.pipe(Layer.provideMerge(MemoryAlertStore.layer)),
   RecordingAlerter.layer(),
   RetryPolicy.layer({ backoffBase: "10 millis" }),
   Logger.minimumLogLevel(LogLevel.None)

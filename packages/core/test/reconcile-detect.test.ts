@@ -3,13 +3,13 @@ import { OrderStore, receive, reconcile, ReconcileCursors } from "@hookgate/core
 import { AlertStore } from "@hookgate/core/alerts"
 import { type ListedPayment, reconcileDetectOnly } from "@hookgate/core/providers"
 import {
-  layerMemoryStore,
-  layerTestPipeline,
-  makeTestProvider,
+  MemoryStore,
   paidEvent,
   ScriptedMailer,
   signTestRequest,
-  TEST_SECRET
+  TEST_SECRET,
+  TestPipeline,
+  TestProvider
 } from "@hookgate/testing"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -37,7 +37,7 @@ const payment = (n: number, created: number, paid = true): ListedPayment => ({
 
 const pipeline = (payments: Array<ListedPayment>, emails?: Record<string, string>) =>
   Layer.merge(
-    layerTestPipeline({ store: layerMemoryStore, providers: [makeTestProvider({ secret: TEST_SECRET, reconcile: detectOnly(payments, emails) })] }),
+    TestPipeline.layer({ store: MemoryStore.layer, providers: [TestProvider.make({ secret: TEST_SECRET, reconcile: detectOnly(payments, emails) })] }),
     ReconcileCursors.layerMemory()
   )
 

@@ -1,7 +1,7 @@
 import { RetryPolicy } from "@hookgate/core"
 import { CampaignInProcessQueue, Campaigns } from "@hookgate/core/campaigns"
 import { MailerCircuit } from "@hookgate/core/mail"
-import { layerMemoryAlertStore, layerMemoryLedgers, MailerSteps, RecordingAlerter, ScriptedMailer } from "@hookgate/testing"
+import { MailerSteps, MemoryAlertStore, MemoryLedgers, RecordingAlerter, ScriptedMailer } from "@hookgate/testing"
 import { Effect, Layer, Logger, LogLevel, Schedule, Stream } from "effect"
 import { describe, expect, it } from "vitest"
 import * as Gateway from "../src/Gateway.js"
@@ -15,7 +15,7 @@ import * as Gateway from "../src/Gateway.js"
 describe("gateway campaigns during a misconfigured mailer", () => {
   it("hold through six failed probes without dead letters, then finish", async () => {
     const base = Layer.mergeAll(
-      layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryAlertStore)),
+      MemoryLedgers.layer.pipe(Layer.provideMerge(MemoryAlertStore.layer)),
       // The revoked key answers the first batches and five probes more.
       ScriptedMailer.layer({ batch: true, script: Array.from({ length: 7 }, () => MailerSteps.misconfigured()) }),
       RecordingAlerter.layer(),

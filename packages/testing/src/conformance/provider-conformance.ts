@@ -10,10 +10,11 @@ import type { Lease } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { Hmac, type HmacKey, type HmacService, newHmacKey, MAX_EMAIL_LENGTH, MAX_ORDER_KEY_LENGTH, utf8, WebhookRequest } from "@hookgate/core/providers"
 import type { Secrets, SignatureFailure, WebhookProvider } from "@hookgate/core/providers"
-import { layerMemoryStore } from "../memory-store.js"
-import { failureOf, layerTestPipeline } from "../pipeline.js"
+import { failureOf } from "../pipeline.js"
 import { ScriptedMailer } from "../scripted-mailer.js"
 import { describeEachHmac } from "./each-hmac.js"
+import * as TestPipeline from "../TestPipeline.js"
+import * as MemoryStore from "../MemoryStore.js"
 
 /** The fields of a paying event the suite varies; `undefined` leaves the field out of the body. */
 export interface PayingFields {
@@ -129,8 +130,8 @@ export const providerConformance = (plugin: ProviderUnderTest) =>
     const makeWith = (secrets: ReadonlyArray<string>, toleranceSeconds?: number) =>
       plugin.make({ secrets: redact(secrets), ...(toleranceSeconds === undefined ? {} : { tolerance: `${toleranceSeconds} seconds` }) })
     const environment = (secrets: ReadonlyArray<string> = [current], toleranceSeconds?: number) =>
-      layerTestPipeline({
-        store: plugin.store?.() ?? layerMemoryStore,
+      TestPipeline.layer({
+        store: plugin.store?.() ?? MemoryStore.layer,
         providers: [makeWith(secrets, toleranceSeconds)],
         mailer: { honoursIdempotencyKeys: false }
       })
