@@ -1,9 +1,9 @@
 import { AlertStore } from "@hookgate/core/alerts"
-import { Lease, makeMemoryCursors, parseDuration, OrderStore, receive, reconcile, ReconcileCursors, RetryPolicy, sweep } from "@hookgate/core"
+import { Lease, parseDuration, OrderStore, receive, reconcile, ReconcileCursors, RetryPolicy, sweep } from "@hookgate/core"
 import { Mailer } from "@hookgate/core/mail"
 import { NodeHmac } from "@hookgate/core/node"
 import { Providers, type WebhookProvider, WebhookRequest } from "@hookgate/core/providers"
-import { layerTestRenderer, makeTestListing, paidEvent, RecordingAlerter } from "@hookgate/testing"
+import { paidEvent, RecordingAlerter, TestListing, TestRenderer } from "@hookgate/testing"
 import { Cause, Clock, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Option, Random, Schedule } from "effect"
 import { type BrokenVariant, breakStore } from "./broken.js"
 import { asProcess, type FaultRates, noFaults, faultyOrderStore } from "./faults.js"
@@ -112,10 +112,10 @@ const runShard = (
     }
     // Reconciliation: the provider lists every paid order (its webhook delivered or not), read on a Schedule.
     const reconciler = config.reconcileEvery === undefined ? Option.none() : Option.some(yield* Effect.gen(function*() {
-      const listing = makeTestListing(SIM_PROVIDER)
+      const listing = yield* TestListing.make(SIM_PROVIDER)
       for (let i = shard.first; i < shard.last; i++) yield* listing.add(orderBody(i), 0)
       const listed = Providers.layer(Effect.succeed({ ...provider, reconcile: listing.source }))
-      const cursors = makeMemoryCursors()
+      const cursors = yield* ReconcileCursors.makeMemory()
       const given = config.reconcileEvery!
       // A string as the command line gives it (the job crosses to a worker thread as JSON), else a Duration input.
       const every = typeof given === "string" ? Option.getOrThrow(parseDuration(given)) : Duration.decode(given)
@@ -165,7 +165,7 @@ const runShard = (
     Effect.provide(Layer.mergeAll(
       storeLayer,
       RecordingAlerter.layer(),
-      layerTestRenderer,
+      TestRenderer.layer,
       RetryPolicy.layer(),
       Providers.layer(Effect.succeed(provider)),
       // As on the Node gateway: the fulfilment hash on node:crypto, synchronous as this engine needs.

@@ -4,7 +4,7 @@ import {
   type WebhookProvider,
   type WebhookRequest
 } from "@hookgate/core/providers"
-import { makeTestProvider, TEST_SECRET, TEST_SIGNATURE_HEADER } from "@hookgate/testing"
+import { TEST_SECRET, TEST_SIGNATURE_HEADER, TestProvider } from "@hookgate/testing"
 import { Effect, Redacted, Schema } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
 
@@ -26,7 +26,7 @@ export const signedHeaders = (body: string) => ({
  * of simulated requests (and so the table) depend on the machine's load.
  */
 export const makeSimProvider = (): Effect.Effect<WebhookProvider> =>
-  Effect.map(makeTestProvider({ secret: TEST_SECRET, name: SIM_PROVIDER }), (provider) => ({
+  Effect.map(TestProvider.make({ secret: TEST_SECRET, name: SIM_PROVIDER }), (provider) => ({
     ...provider,
     verify: (request: WebhookRequest) =>
       Effect.gen(function*() {

@@ -1,5 +1,5 @@
 import { SqliteStore } from "@hookgate/store-sqlite"
-import { layerMemoryLedgers, layerMemoryStore } from "@hookgate/testing"
+import { MemoryLedgers, MemoryStore } from "@hookgate/testing"
 import { Effect, Layer } from "effect"
 import { simulated } from "./engine.js"
 import { RealIo } from "./real-io.js"
@@ -17,7 +17,7 @@ export const storeKinds: ReadonlyArray<StoreKind> = ["memory", "sqlite", "d1", "
 /** Whether the store is real I/O (its worlds run on `Simulation.runAsync`, on one thread). */
 export const isRealIo = (kind: StoreKind) => kind === "d1" || kind === "pg"
 
-const memoryLayer = layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryStore))
+const memoryLayer = MemoryLedgers.layer.pipe(Layer.provideMerge(MemoryStore.layer))
 
 // Loaded on first use, so that memory and SQLite runs load neither Miniflare nor pg.
 interface Backend {

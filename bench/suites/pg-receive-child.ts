@@ -4,7 +4,7 @@
 // same two statements with `pg` alone ("direct"). Prints one JSON line.
 import { receive, RetryPolicy } from "@hookgate/core"
 import { Providers, type WebhookRequest } from "@hookgate/core/providers"
-import { layerTestRenderer, makeTestProvider, RecordingAlerter, TEST_SECRET } from "@hookgate/testing"
+import { RecordingAlerter, TEST_SECRET, TestProvider, TestRenderer } from "@hookgate/testing"
 import { PgStore } from "@hookgate/store-pg"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { once } from "node:events"
@@ -30,8 +30,8 @@ const hookgate = async () => {
     PgStore.layer({ url: Redacted.make(url), maxConnections: POOL }),
     instantMailer,
     RecordingAlerter.layer(),
-    Providers.layer(makeTestProvider({ secret: TEST_SECRET })),
-    layerTestRenderer,
+    Providers.layer(TestProvider.make({ secret: TEST_SECRET })),
+    TestRenderer.layer,
     RetryPolicy.layer(),
     tracer
   ))

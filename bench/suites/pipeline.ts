@@ -3,7 +3,7 @@ import { receive, RetryPolicy } from "@hookgate/core"
 import { Mailer, SendReceipt } from "@hookgate/core/mail"
 import { NodeHmac } from "@hookgate/core/node"
 import { Providers, type WebhookRequest } from "@hookgate/core/providers"
-import { layerTestRenderer, makeTestProvider, paidEvent, RecordingAlerter, signTestRequest, TEST_SECRET } from "@hookgate/testing"
+import { paidEvent, RecordingAlerter, signTestRequest, TEST_SECRET, TestProvider, TestRenderer } from "@hookgate/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import Database from "better-sqlite3"
 import { SqliteClient } from "@effect/sql-sqlite-node"
@@ -42,8 +42,8 @@ const gatewayLayer = (filename: string) =>
     SqliteStore.layer({ filename }),
     instantMailer,
     RecordingAlerter.layer(),
-    Providers.layer(makeTestProvider({ secret: TEST_SECRET })),
-    layerTestRenderer,
+    Providers.layer(TestProvider.make({ secret: TEST_SECRET })),
+    TestRenderer.layer,
     RetryPolicy.layer()
   ).pipe(Layer.provideMerge(NodeHmac.layer()))
 

@@ -1,6 +1,6 @@
 import { OrderStore, RetryPolicy, sweep, type SweepReport } from "@hookgate/core"
 import { Mailer, SendReceipt } from "@hookgate/core/mail"
-import { layerTestRenderer, newOrder, RecordingAlerter } from "@hookgate/testing"
+import { newOrder, RecordingAlerter, TestRenderer } from "@hookgate/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { Duration, Effect, Layer, ManagedRuntime } from "effect"
 import { mkdtempSync } from "node:fs"
@@ -41,7 +41,7 @@ export const sweepSuite: BenchSuite = {
       SqliteStore.layer({ filename }),
       slowMailer,
       RecordingAlerter.layer(),
-      layerTestRenderer,
+      TestRenderer.layer,
       RetryPolicy.layer()
     ))
     await runtime.runPromise(seedBacklog)

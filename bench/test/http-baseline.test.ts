@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Fulfilment, newLeasedOrder, NewOrder, Renderer } from "@hookgate/core"
 import { orderIdempotencyKey } from "@hookgate/core/mail"
 import { type AcceptedEmail, startResendTestServer } from "@hookgate/mailer-resend/testing"
-import { layerDefaultRenderer } from "@hookgate/node"
+import { Gateway } from "@hookgate/node"
 import { stripeSignatureHeader } from "@hookgate/provider-stripe/testing"
 import Database from "better-sqlite3"
 import { Effect, ManagedRuntime } from "effect"
@@ -106,7 +106,7 @@ describe.each(servers)("the HTTP bench's %s server", (_, start) => {
           metadata: { product_id: "course-101" }
         })
       }), { token: "t", now: 0, until: 1 })
-      const expected = await Effect.runPromise(Effect.flatMap(Renderer, (r) => r.render(order)).pipe(Effect.provide(layerDefaultRenderer(FROM))))
+      const expected = await Effect.runPromise(Effect.flatMap(Renderer, (r) => r.render(order)).pipe(Effect.provide(Gateway.layerDefaultRenderer(FROM))))
       expect(emails().map(({ from, idempotencyKey, subject, text, to }) => ({ from, idempotencyKey, subject, text, to }))).toEqual([{
         from: expected.from,
         to: [expected.to],

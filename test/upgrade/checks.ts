@@ -2,7 +2,7 @@ import { expect } from "@effect/vitest"
 import { lastRuns, OrderStore, sweep } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { type CampaignBatchMessage, CampaignQueue, Campaigns, CampaignStore } from "@hookgate/core/campaigns"
-import { layerTestPipeline, RecordingAlerter, ScriptedMailer } from "@hookgate/testing"
+import { RecordingAlerter, ScriptedMailer, TestPipeline } from "@hookgate/testing"
 import { SqlStore, type SqlStoreServices } from "@hookgate/store-sql"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Layer, Option, TestClock } from "effect"
@@ -34,7 +34,7 @@ const ORDERS = {
 export const checkEveryState = <E>(store: Layer.Layer<SqlStoreServices | SqlClient.SqlClient, E>): Effect.Effect<void, unknown> => {
   const queued: Array<CampaignBatchMessage> = []
   const queue = Layer.succeed(CampaignQueue, { enqueue: (messages) => Effect.sync(() => void queued.push(...messages)) })
-  const pipeline = layerTestPipeline({ store, providers: [] })
+  const pipeline = TestPipeline.layer({ store, providers: [] })
   const layer = Campaigns.layer().pipe(Layer.provideMerge(Layer.mergeAll(queue, pipeline, store)))
   return Effect.provide(checks(queued), layer)
 }

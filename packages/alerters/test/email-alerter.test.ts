@@ -1,6 +1,6 @@
 import { Alert, Alerter } from "@hookgate/core/alerts"
 import { Mailer } from "@hookgate/core/mail"
-import { makeScriptedMailer, MailerSteps, type ScriptedMailerOptions } from "@hookgate/testing"
+import { MailerSteps, ScriptedMailer, type ScriptedMailerOptions } from "@hookgate/testing"
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either, Layer, Logger } from "effect"
 import { EmailAlerter } from "../src/index.js"
@@ -22,7 +22,7 @@ const owner = { to: "owner@example.com", from: "hookgate@shop.example", retryBas
 /** The email alerter on a scripted mailer of its own. */
 const withMailer = (script: ScriptedMailerOptions = {}) =>
   Effect.gen(function*() {
-    const mailer = yield* makeScriptedMailer(script)
+    const mailer = yield* ScriptedMailer.make(script)
     const alerter = yield* EmailAlerter.make(owner).pipe(Effect.provideService(Mailer, mailer))
     return { mailer, alerter }
   })
@@ -91,7 +91,7 @@ describe("EmailAlerter", () => {
 
   const sentWith = (settings: ReadonlyArray<readonly [string, string]>) =>
     Effect.gen(function*() {
-      const mailer = yield* makeScriptedMailer()
+      const mailer = yield* ScriptedMailer.make()
       const warnings: Array<string> = []
       const logger = Logger.make(({ logLevel, message }) => {
         if (logLevel._tag === "Warning") warnings.push(String(Array.isArray(message) ? message.join(" ") : message))

@@ -4,15 +4,14 @@ import { Alerter, AlertStore } from "@hookgate/core/alerts"
 import { Mailer } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
 import {
-  layerMemoryStore,
-  layerTestRenderer,
-  makeScriptedMailer,
-  makeTestProvider,
   MailerSteps,
+  MemoryStore,
   paidEvent,
   ScriptedMailer,
   type ScriptedMailerOptions,
-  signTestRequest
+  signTestRequest,
+  TestProvider,
+  TestRenderer
 } from "@hookgate/testing"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Redacted, TestClock } from "effect"
@@ -37,11 +36,11 @@ const storedAlerts = Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))
 
 const pipeline = (alerter: Layer.Layer<Alerter>, mailer: ScriptedMailerOptions) =>
   Layer.mergeAll(
-    layerMemoryStore,
+    MemoryStore.layer,
     ScriptedMailer.layer(mailer),
     alerter,
-    Providers.layer(makeTestProvider({ secret: SECRET })),
-    layerTestRenderer,
+    Providers.layer(TestProvider.make({ secret: SECRET })),
+    TestRenderer.layer,
     RetryPolicy.layer({ inRequestBase: 0 })
   )
 
@@ -51,7 +50,7 @@ describe("alerters through the pipeline", () => {
   it.effect("at the cap, the owner is emailed through a mailer of the alerter's own", () =>
     Effect.gen(function*() {
       // The orders' mailer always fails; the alert goes out through another one.
-      const alertMailer = yield* makeScriptedMailer({ name: "owner-mailer" })
+      const alertMailer = yield* ScriptedMailer.make({ name: "owner-mailer" })
       const alerter = EmailAlerter.layer({ to: "owner@example.com", from: "hookgate@shop.example" }).pipe(
         Layer.provide(Layer.succeed(Mailer, alertMailer))
       )
@@ -94,7 +93,7 @@ describe("alerters through the pipeline", () => {
       hook.reset()
       hook.answerNext(500, "down")
       hook.answerNext(500, "down")
-      const ownerMailer = yield* makeScriptedMailer({ name: "owner-mailer" })
+      const ownerMailer = yield* ScriptedMailer.make({ name: "owner-mailer" })
       const both = Layer.effect(
         Alerter,
         Effect.gen(function*() {

@@ -1,7 +1,7 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { D1Client } from "@effect/sql-d1"
 import { D1Store } from "@hookgate/store-d1"
-import type { SqlStoreServices } from "@hookgate/store-sql"
+import type { SchemaTooNew, SqlStoreServices } from "@hookgate/store-sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { binding, type WorkerEnv } from "./env.js"
@@ -26,7 +26,7 @@ export const layerD1Store = (
   options: D1BindingOptions = {}
 ): Layer.Layer<
   SqlStoreServices | SqlClient.SqlClient | D1Client.D1Client,
-  MissingBinding | D1Store.D1MigrationError | D1Store.SchemaTooNew,
+  MissingBinding | D1Store.D1MigrationError | SchemaTooNew,
   WorkerEnv
 > =>
   Layer.unwrapEffect(

@@ -3,7 +3,7 @@ import { Lease, OrderStore, RetryPolicy } from "@hookgate/core"
 import { Alerter, AlertStore } from "@hookgate/core/alerts"
 import { Mailer, SendReceipt } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
-import { layerTestRenderer, makeMemoryStore, makeTestProvider, paidEvent, signTestRequest } from "@hookgate/testing"
+import { MemoryStore, paidEvent, signTestRequest, TestProvider, TestRenderer } from "@hookgate/testing"
 import { Cloudflare } from "@hookgate/cloudflare"
 import { Config, Context, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { isolateRuntime } from "../src/isolate.js"
@@ -54,20 +54,20 @@ const GatedMailer = Layer.effect(
     }))
 )
 
-type Store = ReturnType<typeof makeMemoryStore>
+type Store = Effect.Effect.Success<ReturnType<typeof MemoryStore.make>>
 const layer = Layer.mergeAll(
   Layer.unwrapEffect(Effect.map(Cloudflare.binding<Store>("STORE"), (s) =>
     Layer.mergeAll(Layer.succeed(OrderStore, s.store), Layer.succeed(Lease, s.lease), Layer.succeed(AlertStore, s.alertStore)))),
-  Layer.unwrapEffect(Effect.map(Config.redacted("TEST_WEBHOOK_SECRET"), (secret) => Providers.layer(makeTestProvider({ secret })))),
+  Layer.unwrapEffect(Effect.map(Config.redacted("TEST_WEBHOOK_SECRET"), (secret) => Providers.layer(TestProvider.make({ secret })))),
   GatedMailer,
   Layer.succeed(Alerter, { alert: () => Effect.void }),
-  layerTestRenderer,
+  TestRenderer.layer,
   RetryPolicy.layer({ inRequestBase: 0 }),
   Logger.minimumLogLevel(LogLevel.None)
 ).pipe(Layer.provideMerge(ConnectionLayer))
 
 const SECRET = "whsec_eviction_0123456789abcdef"
-const tenantEnv = (tenant: string) => ({ TENANT: tenant, TEST_WEBHOOK_SECRET: SECRET, STORE: makeMemoryStore() })
+const tenantEnv = (tenant: string) => ({ TENANT: tenant, TEST_WEBHOOK_SECRET: SECRET, STORE: Effect.runSync(MemoryStore.make()) })
 
 const webhook = (orderId: string) =>
   Effect.runPromise(Effect.map(

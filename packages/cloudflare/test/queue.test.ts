@@ -5,7 +5,7 @@ import { Alerter, AlertStore } from "@hookgate/core/alerts"
 import { Mailer } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
 import { Consumer, deadLetterHandler, DeadLetterStore } from "@hookgate/core/queue"
-import { layerMemoryLedgers, layerMemoryStore, layerTestRenderer, makeScriptedMailer } from "@hookgate/testing"
+import { MemoryLedgers, MemoryStore, ScriptedMailer, TestRenderer } from "@hookgate/testing"
 import { Context, Effect, Layer, Logger, LogLevel, Schema } from "effect"
 import { executionContext } from "./support.js"
 
@@ -27,13 +27,13 @@ const Job = Schema.Struct({ key: Schema.String, fail: Schema.optional(Schema.Boo
 /** A Worker consuming "jobs" once per key and keeping "jobs-dlq" as dead letters, on the in-memory stores. */
 const queueWorker = () => {
   const effects: Array<string> = []
-  const stores = layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryStore))
+  const stores = MemoryLedgers.layer.pipe(Layer.provideMerge(MemoryStore.layer))
   let context: Context.Context<AlertStore | DeadLetterStore> | undefined
   const layer = Layer.mergeAll(
-    Layer.effect(Mailer, makeScriptedMailer()),
+    Layer.effect(Mailer, ScriptedMailer.make()),
     Alerter.layerLog(),
     Providers.layer(),
-    layerTestRenderer,
+    TestRenderer.layer,
     RetryPolicy.layer(),
     Logger.minimumLogLevel(LogLevel.None),
     Layer.effectDiscard(Effect.map(Effect.context<AlertStore | DeadLetterStore>(), (c) => void (context = c)))

@@ -3,14 +3,14 @@ import { type Alert, Alerter, AlertFailed, AlertStore } from "@hookgate/core/ale
 import { Mailer } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
 import {
-  layerTestRenderer,
-  makeMemoryStore,
-  makeScriptedMailer,
-  makeTestProvider,
+  MemoryStore,
   paidEvent,
+  ScriptedMailer,
   type ScriptedMailerOptions,
   signTestRequest,
-  TEST_SECRET
+  TEST_SECRET,
+  TestProvider,
+  TestRenderer
 } from "@hookgate/testing"
 import { Cloudflare } from "@hookgate/cloudflare"
 import { Config, Duration, Effect, Layer, Logger, LogLevel, Redacted, Tracer } from "effect"
@@ -48,8 +48,8 @@ export interface HarnessOptions {
  * (its secret read from `env` through Config), with handles to look inside.
  */
 export const harness = (options: HarnessOptions = {}) => {
-  const { alertStore, lease, store } = makeMemoryStore()
-  const mailer = Effect.runSync(makeScriptedMailer(options.mailer))
+  const { alertStore, lease, store } = Effect.runSync(MemoryStore.make())
+  const mailer = Effect.runSync(ScriptedMailer.make(options.mailer))
   const alerted: Array<Alert> = []
   let builds = 0
   const layer = Layer.mergeAll(
@@ -67,9 +67,9 @@ export const harness = (options: HarnessOptions = {}) => {
         )
     }),
     Layer.unwrapEffect(
-      Effect.map(Config.redacted(SECRET_NAME), (secret) => Providers.layer(makeTestProvider({ secret })))
+      Effect.map(Config.redacted(SECRET_NAME), (secret) => Providers.layer(TestProvider.make({ secret })))
     ),
-    layerTestRenderer,
+    TestRenderer.layer,
     RetryPolicy.layer({ inRequestBase: 0, ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}) }),
     Layer.effectDiscard(Effect.sync(() => void builds++)),
     Logger.minimumLogLevel(options.logs ? LogLevel.Info : LogLevel.None),

@@ -3,7 +3,7 @@ import { Lease, OrderStore, RetryPolicy } from "@hookgate/core"
 import { Alerter, AlertStore } from "@hookgate/core/alerts"
 import { Mailer } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
-import { layerTestRenderer, makeMemoryStore, makeScriptedMailer, makeTestProvider, paidEvent, signTestRequest } from "@hookgate/testing"
+import { MemoryStore, paidEvent, ScriptedMailer, signTestRequest, TestProvider, TestRenderer } from "@hookgate/testing"
 import { Cloudflare } from "@hookgate/cloudflare"
 import { Config, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { executionContext, json } from "./support.js"
@@ -13,17 +13,17 @@ import { executionContext, json } from "./support.js"
  * `env` (secrets, database, sender). Each env gets its own runtime: a shop's webhook
  * is verified with its own secret and lands in its own store.
  */
-type Shop = ReturnType<typeof makeMemoryStore> & { readonly name: string; readonly secret: string }
-const shop = (name: string): Shop => ({ ...makeMemoryStore(), name, secret: `whsec_${name}_0123456789abcdef` })
+type Shop = Effect.Effect.Success<ReturnType<typeof MemoryStore.make>> & { readonly name: string; readonly secret: string }
+const shop = (name: string): Shop => ({ ...Effect.runSync(MemoryStore.make()), name, secret: `whsec_${name}_0123456789abcdef` })
 
 // The store is a binding (an object in env); the secret a string: both read from env.
 const layer = Layer.mergeAll(
   Layer.unwrapEffect(Effect.map(Cloudflare.binding<Shop>("STORE"), (s) =>
     Layer.mergeAll(Layer.succeed(OrderStore, s.store), Layer.succeed(Lease, s.lease), Layer.succeed(AlertStore, s.alertStore)))),
-  Layer.unwrapEffect(Effect.map(Config.redacted("TEST_WEBHOOK_SECRET"), (secret) => Providers.layer(makeTestProvider({ secret })))),
-  Layer.effect(Mailer, makeScriptedMailer()),
+  Layer.unwrapEffect(Effect.map(Config.redacted("TEST_WEBHOOK_SECRET"), (secret) => Providers.layer(TestProvider.make({ secret })))),
+  Layer.effect(Mailer, ScriptedMailer.make()),
   Layer.succeed(Alerter, { alert: () => Effect.void }),
-  layerTestRenderer,
+  TestRenderer.layer,
   RetryPolicy.layer({ inRequestBase: 0 }),
   Logger.minimumLogLevel(LogLevel.None)
 )

@@ -26,7 +26,7 @@ export * from "./orders/order-store.js"
 export * from "./orders/lease.js"
 export * from "./orders/renderer.js"
 export {
-  DEFAULTS as RETRY_DEFAULTS,
+  RETRY_DEFAULTS,
   LEASE_MARGIN,
   RetryPolicy,
   RetryPolicyConfig,
@@ -48,16 +48,16 @@ export {
   ReconcileReport
 } from "./orders/reconcile.js"
 export {
-  makeMemoryCursors,
   ReconcileCursors,
   type ReconcileCursorsShape,
   type ReconcilePosition
 } from "./orders/reconcile-cursors.js"
 export { runSweeper, sweep, type SweepOptions, SweepReport } from "./orders/sweep.js"
 export { Attempt, ATTEMPT_DETAIL_MAX, attemptDetail, type AttemptNote, AttemptOutcome } from "./orders/attempt.js"
-export { makeMemoryRunLog, RunKind, RunLog, type RunLogShape, type StoredRun } from "./orders/run-log.js"
+export { RunKind, RunLog, type RunLogShape, type StoredRun } from "./orders/run-log.js"
 export { type LastRun, type LastRuns, lastRuns } from "./orders/last-runs.js"
-export { Metrics, UNKNOWN_PROVIDER_LABEL } from "./observability/metrics.js"
+/** The pipeline's counters and gauges (`Metrics.webhook`, `Metrics.send`, …, `Metrics.UNKNOWN_PROVIDER_LABEL`). */
+export * as Metrics from "./observability/Metrics.js"
 /** Duration settings in every form an operator writes them (`5m`, `2m 30s`, `5 minutes`, `30000`, `PT5M`). */
 export { DURATION_FORMS, durationConfig, parseDuration } from "./kernel/duration-config.js"
 /** Settings renamed to one name per concept, read under their former names for one release, with a warning. */
@@ -71,4 +71,4 @@ export * as EpochMillis from "./kernel/EpochMillis.js"
  * exports nowhere: what the pipeline's own spans do, for plugins (mailers,
  * stores, alerters) to use; `tracingEnabled` is the one decision behind it.
  */
-export { runtimeTracingEnabled, step as spanWhenTraced, tracingEnabled } from "./kernel/spans.js"
+export { runtimeTracingEnabled, spanWhenTraced, tracingEnabled } from "./kernel/spans.js"

@@ -2,9 +2,9 @@ import {
   DEFAULT_TOLERANCE,
   fromHex,
   fulfilOn,
-  makeProvider,
   malformedHeader,
   missingHeader,
+  ProviderKit,
   Providers,
   type SecretsInput,
   utf8,
@@ -29,7 +29,7 @@ const OrderPaid = Schema.Struct({
 
 /** The Acme provider: a parser, the signed bytes, an envelope, a fulfilment. The kit runs the checks. */
 export const make = (options: { readonly secrets: SecretsInput; readonly tolerance?: Duration.DurationInput }) =>
-  makeProvider({
+  ProviderKit.make({
     name: "acme",
     secrets: options.secrets,
     parseSignature,

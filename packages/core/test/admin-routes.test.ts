@@ -1,15 +1,15 @@
 import { Campaigns } from "@hookgate/core/campaigns"
 import { adminRoutes, toWebHandler } from "@hookgate/core/http"
 import {
-  layerMemoryLedgers,
-  layerMemoryStore,
-  layerTestPipeline,
   MailerSteps,
-  makeTestProvider,
+  MemoryLedgers,
+  MemoryStore,
   paidEvent,
   signTestRequest,
   TEST_SECRET,
-  type TestPipelineOptions
+  TestPipeline,
+  type TestPipelineOptions,
+  TestProvider
 } from "@hookgate/testing"
 import { HttpRouter } from "@effect/platform"
 import { webhookRoutes } from "@hookgate/core/http"
@@ -26,8 +26,8 @@ afterEach(async () => {
 })
 
 const gateway = (options: Pick<TestPipelineOptions<never, never>, "alerterFails" | "mailer" | "policy"> = {}) => {
-  const pipeline = layerTestPipeline({ store: layerMemoryStore, providers: [makeTestProvider({ secret: TEST_SECRET })], ...options })
-  const layer = Campaigns.layerInProcess().pipe(Layer.provideMerge(layerMemoryLedgers.pipe(Layer.provideMerge(pipeline))))
+  const pipeline = TestPipeline.layer({ store: MemoryStore.layer, providers: [TestProvider.make({ secret: TEST_SECRET })], ...options })
+  const layer = Campaigns.layerInProcess().pipe(Layer.provideMerge(MemoryLedgers.layer.pipe(Layer.provideMerge(pipeline))))
   const router = HttpRouter.concat(webhookRoutes(), adminRoutes({ token: Redacted.make(TOKEN), campaigns: {} }))
   const handler = toWebHandler(router, layer)
   handlers.push(handler)
@@ -137,7 +137,7 @@ describe("the admin token guard", () => {
   it("mounts only the order routes without `campaigns`", async () => {
     const handler = toWebHandler(
       adminRoutes({ token: Redacted.make(TOKEN) }),
-      layerTestPipeline({ store: layerMemoryStore, providers: [] })
+      TestPipeline.layer({ store: MemoryStore.layer, providers: [] })
     )
     handlers.push(handler)
     const get = (path: string) => handler.handler(new Request(`http://hookgate.test${path}`, { headers: { authorization: `Bearer ${TOKEN}` } }))
@@ -150,7 +150,7 @@ describe("the admin token guard", () => {
     const withConfig = (entries: ReadonlyArray<[string, string]>) => {
       const handler = toWebHandler(
         adminRoutes({ token }),
-        layerTestPipeline({ store: layerMemoryStore, providers: [] }).pipe(
+        TestPipeline.layer({ store: MemoryStore.layer, providers: [] }).pipe(
           Layer.provideMerge(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(entries))))
         )
       )
@@ -174,7 +174,7 @@ describe("the admin token guard", () => {
   })
 
   it("an empty Redacted token lets nobody in", async () => {
-    const handler = toWebHandler(adminRoutes({ token: Redacted.make(" ") }), layerTestPipeline({ store: layerMemoryStore, providers: [] }))
+    const handler = toWebHandler(adminRoutes({ token: Redacted.make(" ") }), TestPipeline.layer({ store: MemoryStore.layer, providers: [] }))
     handlers.push(handler)
     for (const authorization of ["Bearer  ", "Bearer ", "Bearer"]) {
       const response = await handler.handler(new Request("http://hookgate.test/admin/stats", { headers: { authorization } }))

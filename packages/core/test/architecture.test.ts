@@ -1,7 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { readdirSync, readFileSync, statSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { grammarProblems } from "./public-api.js"
 
 const here = dirname(fileURLToPath(import.meta.url))
 const root = resolve(here, "../../..")
@@ -115,6 +117,59 @@ describe("the packages' public grammar", () => {
       )
     })
     expect(leaks).toEqual([])
+  })
+})
+
+describe("the public API grammar (docs/architecture.md, \"Public API grammar\")", () => {
+  it("no package's entry point breaks it", () => {
+    expect(grammarProblems(root)).toEqual([])
+  })
+
+  it("the check finds each off-grammar form, and lets the grammar through", () => {
+    const fake = mkdtempSync(join(tmpdir(), "hookgate-grammar-"))
+    try {
+      const write = (path: string, text: string) => {
+        mkdirSync(dirname(join(fake, path)), { recursive: true })
+        writeFileSync(join(fake, path), text)
+      }
+      write("packages/fake/package.json", JSON.stringify({
+        name: "@hookgate/fake",
+        exports: { ".": { "@hookgate/source": "./src/index.ts" }, "./more": { "@hookgate/source": "./src/more.ts" } }
+      }))
+      write("packages/fake/src/once.ts", "export const once = () => 1\nexport const onceHandler = () => 2\n")
+      write("packages/fake/src/spans.ts", "export const step = () => 1\n")
+      write("packages/fake/src/internal/helper.ts", "export const helper = () => 1\n")
+      write("packages/fake/src/Queue.ts", "export const make = () => 1\nexport const layer = () => 2\nexport const makeMemory = () => 3\n")
+      write("packages/fake/src/Bad.ts", "export const make = 1\nexport const shared = 2\n")
+      write("packages/fake/src/index.ts", [
+        "import { once, onceHandler } from \"./once.js\"",
+        "export const makeInProcessQueue = () => 1",
+        "export const layerThing = () => 2",
+        "export const storeLayer = 3",
+        "export const Consumer = { once, handler: onceHandler } as const",
+        "export const ErrorCodes = { badToken: 10 } as const",
+        "export { step as spanWhenTraced } from \"./spans.js\"",
+        "export { helper } from \"./internal/helper.js\"",
+        "export { SchemaTooNew } from \"@hookgate/store-sql\"",
+        "export * as Queue from \"./Queue.js\"",
+        "export * as Bad from \"./Bad.js\"",
+        "export class Order {}"
+      ].join("\n"))
+      write("packages/fake/src/more.ts", "export { shared } from \"./Bad.js\"\n")
+      expect(grammarProblems(fake)).toEqual([
+        "@hookgate/fake makeInProcessQueue: a flat makeInProcessQueue (a constructor or layer lives under its namespace: X.make, X.layer…)",
+        "@hookgate/fake layerThing: a flat layerThing (a constructor or layer lives under its namespace: X.make, X.layer…)",
+        "@hookgate/fake storeLayer: named …Layer (Effect's grammar: X.layer…)",
+        "@hookgate/fake Consumer: an object literal used as a namespace (a namespace is a module: export * as Consumer)",
+        "@hookgate/fake spanWhenTraced: an alias of step (one spelling: rename the declaration)",
+        "@hookgate/fake helper: re-exports a module of internal/ (packages/fake/src/internal/helper.ts#helper)",
+        "@hookgate/fake SchemaTooNew: re-exports @hookgate/store-sql#SchemaTooNew (one spelling: import it from its own package)",
+        "@hookgate/fake Bad.make: make… is not a function (make(options) returns an Effect)",
+        "packages/fake/src/Bad.ts#shared is public under 2 spellings: @hookgate/fake Bad.shared, @hookgate/fake/more shared"
+      ])
+    } finally {
+      rmSync(fake, { recursive: true, force: true })
+    }
   })
 })
 

@@ -1,6 +1,6 @@
 import { Campaigns } from "@hookgate/core/campaigns"
 import { adminRoutes, toWebHandler } from "@hookgate/core/http"
-import { layerMemoryLedgers, layerMemoryStore, layerTestPipeline, MailerSteps } from "@hookgate/testing"
+import { MailerSteps, MemoryLedgers, MemoryStore, TestPipeline } from "@hookgate/testing"
 import { Layer, Redacted } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 
@@ -20,8 +20,8 @@ afterEach(async () => {
 
 const gateway = () => {
   // Slow sends (50 ms a batch, one batch at a time), so a started campaign is still running when probed.
-  const pipeline = layerTestPipeline({ store: layerMemoryStore, providers: [], mailer: { batch: true, otherwise: MailerSteps.slow("50 millis") } })
-  const layer = Campaigns.layerInProcess({ concurrency: 1 }).pipe(Layer.provideMerge(layerMemoryLedgers.pipe(Layer.provideMerge(pipeline))))
+  const pipeline = TestPipeline.layer({ store: MemoryStore.layer, providers: [], mailer: { batch: true, otherwise: MailerSteps.slow("50 millis") } })
+  const layer = Campaigns.layerInProcess({ concurrency: 1 }).pipe(Layer.provideMerge(MemoryLedgers.layer.pipe(Layer.provideMerge(pipeline))))
   const handler = toWebHandler(adminRoutes({ token: Redacted.make(TOKEN), campaigns: {} }), layer)
   handlers.push(handler)
   const call = async (path: string, init: RequestInit = {}) => {

@@ -1,6 +1,6 @@
 import { Campaigns } from "@hookgate/core/campaigns"
 import { adminRoutes, toWebHandler } from "@hookgate/core/http"
-import { layerMemoryLedgers, layerMemoryStore, layerTestPipeline, ScriptedMailer } from "@hookgate/testing"
+import { MemoryLedgers, MemoryStore, ScriptedMailer, TestPipeline } from "@hookgate/testing"
 import { HttpRouter, HttpServerResponse } from "@effect/platform"
 import { Effect, Layer, Redacted } from "effect"
 import { afterEach, expect, it } from "vitest"
@@ -15,8 +15,8 @@ afterEach(async () => {
 
 it("a recipient whose subject would carry a line break is failed without a send; the rest of the batch is sent", async () => {
   // A mailer with a batch endpoint: the bad recipient must not reach it inside a batch either.
-  const pipeline = layerTestPipeline({ store: layerMemoryStore, providers: [], mailer: { batch: true } })
-  const layer = Campaigns.layerInProcess({ concurrency: 1 }).pipe(Layer.provideMerge(layerMemoryLedgers.pipe(Layer.provideMerge(pipeline))))
+  const pipeline = TestPipeline.layer({ store: MemoryStore.layer, providers: [], mailer: { batch: true } })
+  const layer = Campaigns.layerInProcess({ concurrency: 1 }).pipe(Layer.provideMerge(MemoryLedgers.layer.pipe(Layer.provideMerge(pipeline))))
   // The test's window on the mailer: every call it got, by recipient.
   const calls = HttpRouter.empty.pipe(HttpRouter.get("/test/calls", Effect.flatMap(ScriptedMailer, (m) => m.calls).pipe(
     Effect.map((list) => HttpServerResponse.unsafeJson(list.map((c) => c.to)))

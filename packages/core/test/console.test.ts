@@ -5,16 +5,16 @@ import { consoleRoutes } from "@hookgate/core/console"
 import * as Templates from "../src/console/templates.js"
 import { toWebHandler, webhookRoutes } from "@hookgate/core/http"
 import {
-  layerMemoryLedgers,
-  layerMemoryStore,
-  layerTestPipeline,
-  makeTestProvider,
   MailerSteps,
+  MemoryLedgers,
+  MemoryStore,
   newOrder,
-  type ScriptedMailerOptions,
   paidEvent,
+  type ScriptedMailerOptions,
   signTestRequest,
-  TEST_SECRET
+  TEST_SECRET,
+  TestPipeline,
+  TestProvider
 } from "@hookgate/testing"
 import { Attempt, newLeasedOrder, Order, ProviderReconcileSummary, ReconcileReport, RunLog, sweep } from "@hookgate/core"
 import { timelineView } from "../src/console/views.js"
@@ -39,17 +39,17 @@ const gateway = (
     setup?: Layer.Layer<never, never, CampaignStore>
     mailer?: ScriptedMailerOptions
     /** Run on the pipeline's services before the first request (a sweep, a run recorded). */
-    before?: Layer.Layer<never, never, Layer.Layer.Success<ReturnType<typeof layerTestPipeline>>>
+    before?: Layer.Layer<never, never, Layer.Layer.Success<ReturnType<typeof TestPipeline.layer>>>
   } = {}
 ) => {
-  const testPipeline = layerTestPipeline({
-    store: layerMemoryStore,
-    providers: [makeTestProvider({ secret: TEST_SECRET })],
+  const testPipeline = TestPipeline.layer({
+    store: MemoryStore.layer,
+    providers: [TestProvider.make({ secret: TEST_SECRET })],
     ...(options.mailer ? { mailer: options.mailer } : {})
   })
   const pipeline = options.before === undefined ? testPipeline : Layer.provideMerge(options.before, testPipeline)
   // The ledgers' campaign alerts go to the same memory store as the pipeline's (one build, one instance).
-  const memoryLedgers = layerMemoryLedgers.pipe(Layer.provide(layerMemoryStore))
+  const memoryLedgers = MemoryLedgers.layer.pipe(Layer.provide(MemoryStore.layer))
   const ledgers = options.setup === undefined ? memoryLedgers : Layer.provideMerge(options.setup, memoryLedgers)
   const layer = Campaigns.layerInProcess().pipe(Layer.provideMerge(Layer.merge(pipeline, ledgers)))
   const router = HttpRouter.concat(

@@ -1,13 +1,13 @@
 import { toWebHandler, webhookRoutes } from "@hookgate/core/http"
 import {
-  layerMemoryStore,
-  layerTestPipeline,
   MailerSteps,
-  makeTestProvider,
+  MemoryStore,
   paidEvent,
   type ScriptedMailerOptions,
   signTestRequest,
   TEST_SECRET,
+  TestPipeline,
+  TestProvider,
   withStoreFaults
 } from "@hookgate/testing"
 import { Effect } from "effect"
@@ -19,9 +19,9 @@ afterEach(async () => {
 })
 
 const gateway = (options: { mailer?: ScriptedMailerOptions; failPut?: number; maxBodyBytes?: number } = {}) => {
-  const layer = layerTestPipeline({
-    store: withStoreFaults(layerMemoryStore, { failPut: options.failPut ?? 0 }),
-    providers: [makeTestProvider({ secret: TEST_SECRET })],
+  const layer = TestPipeline.layer({
+    store: withStoreFaults(MemoryStore.layer, { failPut: options.failPut ?? 0 }),
+    providers: [TestProvider.make({ secret: TEST_SECRET })],
     ...(options.mailer ? { mailer: options.mailer } : {})
   })
   const handler = toWebHandler(webhookRoutes(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}), layer)

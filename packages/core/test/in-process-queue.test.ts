@@ -7,13 +7,13 @@ import {
   DeadLetterStore,
   Decision,
   type Delivery,
-  makeInProcessQueue
+  InProcessQueue
 } from "@hookgate/core/queue"
-import { layerMemoryAlertStore, layerMemoryLedgers, RecordingAlerter } from "@hookgate/testing"
+import { MemoryAlertStore, MemoryLedgers, RecordingAlerter } from "@hookgate/testing"
 import { Deferred, Duration, Effect, Layer, Logger, LogLevel, Ref, Schema } from "effect"
 
 const services = Layer.mergeAll(
-  layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryAlertStore)),
+  MemoryLedgers.layer.pipe(Layer.provideMerge(MemoryAlertStore.layer)),
   RecordingAlerter.layer(),
   RetryPolicy.layer({ backoffBase: "10 millis" }),
   Logger.minimumLogLevel(LogLevel.None)
@@ -24,7 +24,7 @@ describe("the in-process queue (Cloudflare Queues' semantics)", () => {
     Effect.gen(function*() {
       const seen = yield* Ref.make<ReadonlyArray<Delivery<string>>>([])
       const given = yield* Ref.make<ReadonlyArray<Delivery>>([])
-      const queue = yield* makeInProcessQueue<string, never>(
+      const queue = yield* InProcessQueue.make<string, never>(
         { name: "jobs", maxRetries: 2, deadLetter: (d) => Ref.update(given, (l) => [...l, d]) },
         (delivery) =>
           Effect.as(
@@ -51,7 +51,7 @@ describe("the in-process queue (Cloudflare Queues' semantics)", () => {
     Effect.gen(function*() {
       const release = yield* Deferred.make<void>()
       const decisions = yield* Ref.make<ReadonlyArray<string>>([])
-      const queue = yield* makeInProcessQueue<string, never>({ name: "jobs", visibilityTimeout: "30 millis" }, (delivery) =>
+      const queue = yield* InProcessQueue.make<string, never>({ name: "jobs", visibilityTimeout: "30 millis" }, (delivery) =>
         delivery.attempts === 1
           // The first consumer stalls past the timeout, then answers Retry (too late).
           ? Effect.as(Effect.zipRight(Deferred.await(release), Ref.update(decisions, (l) => [...l, "late retry"])), Decision.Retry({ delay: Duration.zero }) as Decision)
@@ -82,7 +82,7 @@ describe("the in-process queue (Cloudflare Queues' semantics)", () => {
       const runs = yield* Ref.make(0)
       const context = yield* Effect.context<Needs>()
       const dead = deadLetterHandler({ alertThreshold: 1 })
-      const queue = yield* makeInProcessQueue<unknown, Needs>(
+      const queue = yield* InProcessQueue.make<unknown, Needs>(
         { name: "jobs", maxRetries: 2, deadLetter: (delivery) => Effect.asVoid(Effect.provide(dead(delivery), context)) },
         consumer(effects, runs)
       )

@@ -5,13 +5,13 @@ import { OrderStore, receive, RetryPolicy, sweep } from "../src/index.js"
 import { attemptSpan, KeyWindowExceeded, Mailer, type MailerShape, withKeyWindowCheck } from "../src/mail/index.js"
 import {
   failureOf,
-  layerMemoryStore,
-  layerTestPipeline,
   MailerSteps,
-  makeTestProvider,
+  MemoryStore,
   paidEvent,
   signTestRequest,
-  TEST_SECRET
+  TEST_SECRET,
+  TestPipeline,
+  TestProvider
 } from "@hookgate/testing"
 
 const RESEND_WINDOW = Duration.hours(24)
@@ -53,9 +53,9 @@ describe("the RetryPolicy against the mailer's idempotency-key window", () => {
       expect(span).toBeLessThanOrEqual(Duration.toMillis(yield* attemptSpan(policy))) // the bound holds
       expect(span).toBeLessThan(Duration.toMillis(RESEND_WINDOW))
     }).pipe(
-      Effect.provide(layerTestPipeline({
-        store: layerMemoryStore,
-        providers: [makeTestProvider({ secret: TEST_SECRET })],
+      Effect.provide(TestPipeline.layer({
+        store: MemoryStore.layer,
+        providers: [TestProvider.make({ secret: TEST_SECRET })],
         mailer: { otherwise: MailerSteps.transient() }
       })),
       // Every jittered delay at its top: the slowest the default policy can be.

@@ -1,8 +1,8 @@
 import { campaignBehaviours, campaignStoreConformance, messageLedgerConformance } from "@hookgate/testing/conformance"
-import { layerMemoryAlertStore, layerMemoryLedgers } from "@hookgate/testing"
+import { MemoryAlertStore, MemoryLedgers } from "@hookgate/testing"
 import { Layer } from "effect"
 
-const memory = () => layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryAlertStore))
+const memory = () => MemoryLedgers.layer.pipe(Layer.provideMerge(MemoryAlertStore.layer))
 
 messageLedgerConformance("in-memory", memory)
 campaignStoreConformance("in-memory", memory)

@@ -3,15 +3,15 @@ import { OrderStore, receive, sweep } from "@hookgate/core"
 import { answerOutcome } from "@hookgate/core/http"
 import { MailerCircuit } from "@hookgate/core/mail"
 import {
-  layerMemoryStore,
-  layerTestPipeline,
   MailerSteps,
-  makeTestProvider,
+  MemoryStore,
   paidEvent,
   RecordingAlerter,
   ScriptedMailer,
   signTestRequest,
-  TEST_SECRET
+  TEST_SECRET,
+  TestPipeline,
+  TestProvider
 } from "@hookgate/testing"
 import { Effect, Layer, Option, Schedule, TestClock } from "effect"
 import { noCircuit } from "../src/mail/circuit.js"
@@ -33,9 +33,9 @@ const calls = Effect.flatMap(ScriptedMailer, (m) => m.calls)
 const mailer = Effect.flatMap(MailerCircuit, (circuit) => circuit.status)
 
 const pipeline = (script: ReadonlyArray<ReturnType<typeof MailerSteps.misconfigured>>) =>
-  layerTestPipeline({
-    store: layerMemoryStore,
-    providers: [makeTestProvider({ secret: TEST_SECRET })],
+  TestPipeline.layer({
+    store: MemoryStore.layer,
+    providers: [TestProvider.make({ secret: TEST_SECRET })],
     mailer: { script },
     policy: { maxAttempts: 3 },
     circuit: { probeEvery: Schedule.spaced("1 minute") }
@@ -97,9 +97,9 @@ describe("mailer circuit", () => {
       const held = yield* order("o1")
       expect({ status: held.status, attempts: held.attempts }).toEqual({ status: "pending", attempts: 0 })
     }).pipe(Effect.provide(Layer.merge(
-      layerTestPipeline({
-        store: layerMemoryStore,
-        providers: [makeTestProvider({ secret: TEST_SECRET })],
+      TestPipeline.layer({
+        store: MemoryStore.layer,
+        providers: [TestProvider.make({ secret: TEST_SECRET })],
         mailer: { otherwise: MailerSteps.misconfigured() },
         policy: { maxAttempts: 3 }
       }),

@@ -1,10 +1,10 @@
 import { alertStoreConformance, epochMillisConformance, pipelineBehaviours, pruneConformance, storeConformance } from "@hookgate/testing/conformance"
-import { layerMemoryAlertStore, layerMemoryLedgers, layerMemoryStore } from "@hookgate/testing"
+import { MemoryAlertStore, MemoryLedgers, MemoryStore } from "@hookgate/testing"
 import { Layer } from "effect"
 
-storeConformance("in-memory", () => layerMemoryStore)
-pruneConformance("in-memory", () => layerMemoryStore)
-pipelineBehaviours("in-memory", () => layerMemoryStore)
-alertStoreConformance("in-memory", () => layerMemoryAlertStore)
-alertStoreConformance("in-memory, beside the orders", () => layerMemoryStore)
-epochMillisConformance("in-memory", () => layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryStore)))
+storeConformance("in-memory", () => MemoryStore.layer)
+pruneConformance("in-memory", () => MemoryStore.layer)
+pipelineBehaviours("in-memory", () => MemoryStore.layer)
+alertStoreConformance("in-memory", () => MemoryAlertStore.layer)
+alertStoreConformance("in-memory, beside the orders", () => MemoryStore.layer)
+epochMillisConformance("in-memory", () => MemoryLedgers.layer.pipe(Layer.provideMerge(MemoryStore.layer)))

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
-import { makeMemoryCursors, OrderStore, receive, reconcile, ReconcileCursors } from "@hookgate/core"
+import { OrderStore, receive, reconcile, ReconcileCursors } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { type ListedPayment, reconcileDetectOnly } from "@hookgate/core/providers"
 import {
-  layerMemoryStore,
-  layerTestPipeline,
-  makeTestProvider,
+  MemoryStore,
   paidEvent,
   ScriptedMailer,
   signTestRequest,
-  TEST_SECRET
+  TEST_SECRET,
+  TestPipeline,
+  TestProvider
 } from "@hookgate/testing"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -37,8 +37,8 @@ const payment = (n: number, created: number, paid = true): ListedPayment => ({
 
 const pipeline = (payments: Array<ListedPayment>, emails?: Record<string, string>) =>
   Layer.merge(
-    layerTestPipeline({ store: layerMemoryStore, providers: [makeTestProvider({ secret: TEST_SECRET, reconcile: detectOnly(payments, emails) })] }),
-    Layer.succeed(ReconcileCursors, makeMemoryCursors())
+    TestPipeline.layer({ store: MemoryStore.layer, providers: [TestProvider.make({ secret: TEST_SECRET, reconcile: detectOnly(payments, emails) })] }),
+    ReconcileCursors.layerMemory()
   )
 
 const unsendableAlerts = Effect.flatMap(AlertStore, (s) => s.list({ limit: 50 })).pipe(

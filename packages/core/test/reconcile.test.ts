@@ -1,17 +1,17 @@
 import { describe, expect, it } from "@effect/vitest"
-import { makeMemoryCursors, OrderStore, reconcile, ReconcileCursors } from "@hookgate/core"
+import { OrderStore, reconcile, ReconcileCursors } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { reconcileConformance } from "@hookgate/testing/conformance"
 import { cannotReconcile, ReconcileError, reconcileWith, type PulledEvent } from "@hookgate/core/providers"
 import {
-  layerMemoryStore,
-  layerTestPipeline,
-  makeTestListing,
-  makeTestProvider,
+  MemoryStore,
   paidEvent,
   ScriptedMailer,
   signTestRequest,
   TEST_SECRET,
+  TestListing,
+  TestPipeline,
+  TestProvider,
   withStoreFaults
 } from "@hookgate/testing"
 import * as Effect from "effect/Effect"
@@ -27,12 +27,9 @@ const body = (id: string, paid: boolean, email: string) =>
 
 reconcileConformance({
   name: "test",
-  world: Effect.sync(() => {
-    const listing = makeTestListing()
-    return { listing, created: 0 }
-  }).pipe(
+  world: Effect.map(TestListing.make(), (listing) => ({ listing, created: 0 })).pipe(
     Effect.flatMap(({ listing }) =>
-      Effect.map(makeTestProvider({ secret: TEST_SECRET, reconcile: listing.source }), (provider) => ({
+      Effect.map(TestProvider.make({ secret: TEST_SECRET, reconcile: listing.source }), (provider) => ({
         provider,
         publish: ({ email, id, paid }: { id: string; paid: boolean; email: string }) =>
           Effect.flatMap(Effect.clockWith((c) => c.currentTimeMillis), (now) =>
@@ -44,14 +41,14 @@ reconcileConformance({
 
 const pipeline = (provider: Effect.Effect<any>) =>
   Layer.merge(
-    layerTestPipeline({ store: layerMemoryStore, providers: [provider] }),
-    Layer.succeed(ReconcileCursors, makeMemoryCursors())
+    TestPipeline.layer({ store: MemoryStore.layer, providers: [provider] }),
+    ReconcileCursors.layerMemory()
   )
 
 describe("reconcile", () => {
   it.live("30 orders no webhook brought: 30 emails, one alert for the run", () =>
     Effect.gen(function*() {
-      const listing = makeTestListing()
+      const listing = yield* TestListing.make()
       for (let i = 0; i < 30; i++) yield* listing.add(body(`ord_${i}`, true, `b${i}@example.com`), Date.now() - i * 1000)
       return yield* Effect.gen(function*() {
         const report = yield* reconcile()
@@ -62,19 +59,19 @@ describe("reconcile", () => {
         const alerts = (yield* Effect.flatMap(AlertStore, (s) => s.list({ limit: 10 }))).filter((a) => a.kind === "webhooks_missing")
         expect(alerts).toHaveLength(1)
         expect(alerts[0]?.message).toMatch(/^30 paid orders arrived only through reconciliation/)
-      }).pipe(Effect.provide(pipeline(makeTestProvider({ secret: TEST_SECRET, reconcile: listing.source }))))
+      }).pipe(Effect.provide(pipeline(TestProvider.make({ secret: TEST_SECRET, reconcile: listing.source }))))
     }))
 
   it.live("three runs at once: one email per order", () =>
     Effect.gen(function*() {
-      const listing = makeTestListing()
+      const listing = yield* TestListing.make()
       for (let i = 0; i < 20; i++) yield* listing.add(body(`ord_${i}`, true, `b${i}@example.com`), Date.now() - i)
       return yield* Effect.gen(function*() {
         const reports = yield* Effect.all([reconcile(), reconcile(), reconcile()], { concurrency: 3 })
         expect(reports.reduce((n, r) => n + r.newOrders, 0)).toBe(20)
         const emails = yield* Effect.flatMap(ScriptedMailer, (m) => m.delivered)
         expect(emails).toHaveLength(20)
-      }).pipe(Effect.provide(pipeline(makeTestProvider({ secret: TEST_SECRET, reconcile: listing.source }))))
+      }).pipe(Effect.provide(pipeline(TestProvider.make({ secret: TEST_SECRET, reconcile: listing.source }))))
     }))
 
   it.live("a listing that fails midway keeps its cursor where it was, and says why", () =>
@@ -101,20 +98,20 @@ describe("reconcile", () => {
         fail = false
         const fixed = yield* reconcile()
         expect(fixed.providers[0]).toMatchObject({ new: 1, known: 1, cursor: 5_000, error: null })
-      }).pipe(Effect.provide(pipeline(makeTestProvider({ secret: TEST_SECRET, reconcile: source }))))
+      }).pipe(Effect.provide(pipeline(TestProvider.make({ secret: TEST_SECRET, reconcile: source }))))
     }))
 
   it.live("an order the store cannot take does not end the run: the others are sent, the cursor stays, the next run takes it", () =>
     Effect.gen(function*() {
-      const listing = makeTestListing()
+      const listing = yield* TestListing.make()
       const paidAt = Date.now() - 60_000
       for (let i = 0; i < 5; i++) yield* listing.add(body(`ord_${i}`, true, `b${i}@example.com`), paidAt + i)
       const layer = Layer.merge(
-        layerTestPipeline({
-          store: withStoreFaults(layerMemoryStore, { failPut: 1 }),
-          providers: [makeTestProvider({ secret: TEST_SECRET, reconcile: listing.source })]
+        TestPipeline.layer({
+          store: withStoreFaults(MemoryStore.layer, { failPut: 1 }),
+          providers: [TestProvider.make({ secret: TEST_SECRET, reconcile: listing.source })]
         }),
-        Layer.succeed(ReconcileCursors, makeMemoryCursors())
+        ReconcileCursors.layerMemory()
       )
       return yield* Effect.gen(function*() {
         const first = yield* reconcile()
@@ -127,7 +124,7 @@ describe("reconcile", () => {
 
   it.live("a run that dies keeps its position: 12 orders paid at one instant, each run dying at its 5th store write, all sent once in 3 runs", () =>
     Effect.gen(function*() {
-      const listing = makeTestListing()
+      const listing = yield* TestListing.make()
       const paidAt = Date.now() - 60_000
       // One instant for all: the cursor alone (a time) could not tell the taken from the rest.
       for (let i = 0; i < 12; i++) yield* listing.add(body(`ord_${String(i).padStart(2, "0")}`, true, `b${i}@example.com`), paidAt)
@@ -152,18 +149,18 @@ describe("reconcile", () => {
         const next = yield* reconcile()
         expect(next.providers[0]).toMatchObject({ seen: 12, known: 12, new: 0 })
         expect(yield* Effect.flatMap(ScriptedMailer, (m) => m.delivered)).toHaveLength(12)
-      }).pipe(Effect.provide(pipeline(makeTestProvider({ secret: TEST_SECRET, reconcile: listing.source }))))
+      }).pipe(Effect.provide(pipeline(TestProvider.make({ secret: TEST_SECRET, reconcile: listing.source }))))
     }))
 
   it.live("a run with a `since` of its own reads its window whole and keeps no position", () =>
     Effect.gen(function*() {
-      const listing = makeTestListing()
+      const listing = yield* TestListing.make()
       const paidAt = Date.now() - 60_000
       for (let i = 0; i < 3; i++) yield* listing.add(body(`ord_${i}`, true, `b${i}@example.com`), paidAt)
-      const cursors = makeMemoryCursors()
+      const cursors = yield* ReconcileCursors.makeMemory()
       yield* cursors.keepProgress("test", { created: paidAt, id: "evt_ord_1" }, 0)
       const layer = Layer.merge(
-        layerTestPipeline({ store: layerMemoryStore, providers: [makeTestProvider({ secret: TEST_SECRET, reconcile: listing.source })] }),
+        TestPipeline.layer({ store: MemoryStore.layer, providers: [TestProvider.make({ secret: TEST_SECRET, reconcile: listing.source })] }),
         Layer.succeed(ReconcileCursors, cursors)
       )
       const report = yield* reconcile({ since: "1 hour" }).pipe(Effect.provide(layer))
@@ -175,7 +172,7 @@ describe("reconcile", () => {
   it.live("a provider that cannot reconcile is skipped with its reason", () =>
     Effect.gen(function*() {
       const report = yield* reconcile().pipe(
-        Effect.provide(pipeline(makeTestProvider({ secret: TEST_SECRET, reconcile: cannotReconcile("no list API") })))
+        Effect.provide(pipeline(TestProvider.make({ secret: TEST_SECRET, reconcile: cannotReconcile("no list API") })))
       )
       expect(report.providers).toEqual([])
       expect(report.skipped).toEqual([{ provider: "test", reason: "no list API" }])

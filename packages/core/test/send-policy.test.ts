@@ -4,18 +4,18 @@ import { campaignBatchMessage, CampaignStore } from "@hookgate/core/campaigns"
 import { campaignBatchKey } from "@hookgate/core/mail"
 import { runningCampaign, recipients } from "@hookgate/testing/conformance"
 import {
-  layerMemoryAlertStore,
-  layerMemoryLedgers,
-  layerMemoryStore,
-  layerTestPipeline,
-  makeTestProvider,
+  eventually,
   MailerSteps,
+  MemoryAlertStore,
+  MemoryLedgers,
+  MemoryStore,
   paidEvent,
   RecordingAlerter,
   ScriptedMailer,
   signTestRequest,
   TEST_SECRET,
-  eventually
+  TestPipeline,
+  TestProvider
 } from "@hookgate/testing"
 import { Effect, Fiber, Layer, Option, TestClock } from "effect"
 import { sendCampaignBatch } from "../src/campaigns/send-batch.js"
@@ -48,7 +48,7 @@ const expectRetryAfterHonoured = <A, E, R>(send: Effect.Effect<A, E, R>) =>
 
 const campaignLayer = (mailer: Parameters<typeof ScriptedMailer.layer>[0]) =>
   Layer.mergeAll(
-    layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryAlertStore)),
+    MemoryLedgers.layer.pipe(Layer.provideMerge(MemoryAlertStore.layer)),
     ScriptedMailer.layer(mailer),
     RecordingAlerter.layer(),
     RetryPolicy.layer({ inRequestBase: 0 })
@@ -69,9 +69,9 @@ describe("send policy", () => {
       )
       const outcome = yield* expectRetryAfterHonoured(receive("test", request))
       expect(outcome._tag).toBe("Sent")
-    }).pipe(Effect.provide(layerTestPipeline({
-      store: layerMemoryStore,
-      providers: [makeTestProvider({ secret: TEST_SECRET })],
+    }).pipe(Effect.provide(TestPipeline.layer({
+      store: MemoryStore.layer,
+      providers: [TestProvider.make({ secret: TEST_SECRET })],
       mailer: retryAfter
     }))))
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { receive } from "@hookgate/core"
-import { layerMemoryStore, layerTestPipeline, makeTestProvider, paidEvent, signTestRequest, TEST_SECRET } from "@hookgate/testing"
+import { MemoryStore, paidEvent, signTestRequest, TEST_SECRET, TestPipeline, TestProvider } from "@hookgate/testing"
 import { Effect, Layer, Tracer } from "effect"
 
 // What a tracer sees of a webhook: one span for it, the mailer call as a child span,
@@ -26,7 +26,7 @@ const recordingTracer = () => {
   return { spans, layer }
 }
 
-const pipeline = layerTestPipeline({ store: layerMemoryStore, providers: [makeTestProvider({ secret: TEST_SECRET })] })
+const pipeline = TestPipeline.layer({ store: MemoryStore.layer, providers: [TestProvider.make({ secret: TEST_SECRET })] })
 const webhook = signTestRequest(TEST_SECRET, paidEvent("evt_s1", { orderId: "s1", email: "s1@example.com", amount: 100, currency: "usd" }))
 
 describe("spans", () => {

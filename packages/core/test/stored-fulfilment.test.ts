@@ -1,6 +1,6 @@
 import { OrderStore, receive } from "@hookgate/core"
 import type { StoredFulfilment, WebhookProvider } from "@hookgate/core/providers"
-import { failureOf, layerMemoryStore, layerTestPipeline, makeTestProvider, paidEvent, signTestRequest } from "@hookgate/testing"
+import { failureOf, MemoryStore, paidEvent, signTestRequest, TestPipeline, TestProvider } from "@hookgate/testing"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Option, Redacted } from "effect"
 
@@ -12,7 +12,7 @@ const order = { orderId: "ord_1", email: "ada@example.com", amount: 1900, curren
 const expensive = (options: { readonly declareKey: boolean }) => {
   const contexts: Array<StoredFulfilment | undefined> = []
   let fetches = 0
-  const provider = Effect.map(makeTestProvider({ secret: SECRET }), (base): WebhookProvider => {
+  const provider = Effect.map(TestProvider.make({ secret: SECRET }), (base): WebhookProvider => {
     const fulfilment: WebhookProvider["fulfilment"] = (event, context) => {
       contexts.push(context)
       const stored = context?.stored ?? Option.none()
@@ -27,7 +27,7 @@ const expensive = (options: { readonly declareKey: boolean }) => {
 }
 
 const env = (provider: Effect.Effect<WebhookProvider>) =>
-  layerTestPipeline({ store: layerMemoryStore, providers: [provider], mailer: { honoursIdempotencyKeys: false } })
+  TestPipeline.layer({ store: MemoryStore.layer, providers: [provider], mailer: { honoursIdempotencyKeys: false } })
 const deliver = (body: string) => Effect.flatMap(signTestRequest(SECRET, body), (request) => receive("test", request))
 const storedOrder = Effect.flatMap(OrderStore, (store) => Effect.flatMap(store.get("test:ord_1"), Effect.orDie))
 

@@ -1,6 +1,6 @@
 import { providerConformance } from "@hookgate/testing/conformance"
 import { utf8, WebhookRequest } from "@hookgate/core/providers"
-import { makeTestProvider, signTestRequest } from "@hookgate/testing"
+import { signTestRequest, TestProvider } from "@hookgate/testing"
 import { Effect, Redacted } from "effect"
 
 // The test provider runs the suite every plugin runs, so the suite is itself exercised on core.
@@ -8,7 +8,7 @@ const event = (eventId: string, type: string, data: Record<string, unknown>) => 
 
 providerConformance({
   name: "test",
-  make: ({ secrets }) => makeTestProvider({ secret: secrets }),
+  make: ({ secrets }) => TestProvider.make({ secret: secrets }),
   sign: ({ body, secrets }) => signTestRequest(Redacted.make(secrets[0]), body),
   secrets: ["whsec_conformance_secret", "whsec_conformance_rolled"],
   strangerSecret: "whsec_a_stranger",

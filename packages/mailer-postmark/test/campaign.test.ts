@@ -2,7 +2,7 @@ import { FetchHttpClient } from "@effect/platform"
 import { RetryPolicy } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { CampaignInProcessQueue, CampaignOptions, Campaigns, CampaignTemplate } from "@hookgate/core/campaigns"
-import { layerMemoryAlertStore, layerMemoryLedgers, RecordingAlerter } from "@hookgate/testing"
+import { MemoryAlertStore, MemoryLedgers, RecordingAlerter } from "@hookgate/testing"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel, Stream } from "effect"
 import { layer as postmarkLayer } from "../src/Postmark.js"
@@ -21,7 +21,7 @@ afterAll(() => server.close())
 /** Campaigns on the in-memory ledgers and queue, sending through Postmark's batch endpoint. */
 const environment = () => Campaigns.layerInProcess({ concurrency: 2, maxRetries: 10 }).pipe(
   Layer.provideMerge(Layer.mergeAll(
-    layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryAlertStore)),
+    MemoryLedgers.layer.pipe(Layer.provideMerge(MemoryAlertStore.layer)),
     postmarkLayer(server.mailerOptions).pipe(Layer.provide(FetchHttpClient.layer)),
     RecordingAlerter.layer(),
     RetryPolicy.layer({ inRequestBase: 0, backoffBase: "20 millis" }),

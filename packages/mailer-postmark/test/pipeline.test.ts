@@ -3,7 +3,7 @@ import { OrderStore, receive, RetryPolicy, sweep } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { MailerCircuit } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
-import { layerMemoryStore, layerTestRenderer, makeTestProvider, paidEvent, RecordingAlerter, signTestRequest } from "@hookgate/testing"
+import { MemoryStore, paidEvent, RecordingAlerter, signTestRequest, TestProvider, TestRenderer } from "@hookgate/testing"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Clock, Duration, Effect, Layer, Redacted } from "effect"
 import { layer as postmarkLayer, type PostmarkOptions } from "../src/Postmark.js"
@@ -21,11 +21,11 @@ beforeEach(() => server.reset())
 /** The pipeline on the in-memory store, sending through the Postmark stand-in over real HTTP. */
 const environment = (overrides: Partial<PostmarkOptions> = {}) =>
   Layer.mergeAll(
-    layerMemoryStore,
+    MemoryStore.layer,
     postmarkLayer({ ...server.mailerOptions, ...overrides }).pipe(Layer.provide(FetchHttpClient.layer)),
     RecordingAlerter.layer(),
-    Providers.layer(makeTestProvider({ secret: SECRET })),
-    layerTestRenderer,
+    Providers.layer(TestProvider.make({ secret: SECRET })),
+    TestRenderer.layer,
     RetryPolicy.layer({ inRequestBase: 0, backoffBase: "50 millis" }),
     MailerCircuit.layer()
   )

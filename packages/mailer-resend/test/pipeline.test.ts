@@ -3,7 +3,7 @@ import { OrderStore, receive, Renderer, RetryPolicy, sweep } from "@hookgate/cor
 import { AlertStore } from "@hookgate/core/alerts"
 import { OutgoingEmail } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
-import { layerMemoryStore, layerTestRenderer, makeTestProvider, paidEvent, RecordingAlerter, signTestRequest } from "@hookgate/testing"
+import { MemoryStore, paidEvent, RecordingAlerter, signTestRequest, TestProvider, TestRenderer } from "@hookgate/testing"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Clock, Duration, Effect, Layer, Redacted } from "effect"
 import { layer as resendLayer } from "../src/Resend.js"
@@ -27,12 +27,12 @@ beforeEach(() => {
 })
 
 /** The pipeline on the in-memory store, sending through Resend's test server over real HTTP. */
-const environment = (target: ResendTestServerShape, renderer = layerTestRenderer) =>
+const environment = (target: ResendTestServerShape, renderer = TestRenderer.layer) =>
   Layer.mergeAll(
-    layerMemoryStore,
+    MemoryStore.layer,
     resendLayer(target.mailerOptions).pipe(Layer.provide(FetchHttpClient.layer)),
     RecordingAlerter.layer(),
-    Providers.layer(makeTestProvider({ secret: SECRET })),
+    Providers.layer(TestProvider.make({ secret: SECRET })),
     renderer,
     // Real time throughout (the server's rate window is real): short durable backoff so the sweep is due soon.
     RetryPolicy.layer({ inRequestBase: 0, backoffBase: "50 millis" })

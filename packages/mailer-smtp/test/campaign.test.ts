@@ -1,7 +1,7 @@
 import { RetryPolicy } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { CampaignInProcessQueue, CampaignOptions, Campaigns, CampaignTemplate } from "@hookgate/core/campaigns"
-import { layerMemoryAlertStore, layerMemoryLedgers, RecordingAlerter } from "@hookgate/testing"
+import { MemoryAlertStore, MemoryLedgers, RecordingAlerter } from "@hookgate/testing"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel, Stream } from "effect"
 import { layer as smtpLayer } from "../src/Smtp.js"
@@ -24,7 +24,7 @@ afterAll(() => server.close())
 /** Campaigns on the in-memory ledgers and queue, sending over a pool of 3 STARTTLS connections. */
 const environment = () => Campaigns.layerInProcess({ concurrency: 2, maxRetries: 10 }).pipe(
   Layer.provideMerge(Layer.mergeAll(
-    layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryAlertStore)),
+    MemoryLedgers.layer.pipe(Layer.provideMerge(MemoryAlertStore.layer)),
     smtpLayer({ ...server.mailerOptions, tls: { ca }, poolSize: 3, timeout: "10 seconds" }),
     RecordingAlerter.layer(),
     RetryPolicy.layer({ inRequestBase: 0, backoffBase: "20 millis" }),

@@ -2,7 +2,7 @@ import { OrderStore, receive, RetryPolicy, sweep } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { MailerCircuit } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
-import { layerMemoryStore, layerTestRenderer, makeTestProvider, paidEvent, RecordingAlerter, signTestRequest } from "@hookgate/testing"
+import { MemoryStore, paidEvent, RecordingAlerter, signTestRequest, TestProvider, TestRenderer } from "@hookgate/testing"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@effect/vitest"
 import { Clock, Duration, Effect, Layer, Redacted } from "effect"
 import { layer as smtpLayer, type SmtpOptions } from "../src/Smtp.js"
@@ -24,11 +24,11 @@ beforeEach(() => server.reset())
 /** The pipeline on the in-memory store, sending over STARTTLS to a real SMTP server. */
 const environment = (overrides: Partial<SmtpOptions> = {}) =>
   Layer.mergeAll(
-    layerMemoryStore,
+    MemoryStore.layer,
     smtpLayer({ ...server.mailerOptions, tls: { ca }, timeout: "5 seconds", ...overrides }),
     RecordingAlerter.layer(),
-    Providers.layer(makeTestProvider({ secret: SECRET })),
-    layerTestRenderer,
+    Providers.layer(TestProvider.make({ secret: SECRET })),
+    TestRenderer.layer,
     RetryPolicy.layer({ inRequestBase: 0, backoffBase: "50 millis" }),
     MailerCircuit.layer()
   )

@@ -15,7 +15,7 @@ import { Polar } from "@hookgate/provider-polar"
 import { ConfigError, Effect, Layer, Option, Schedule } from "effect"
 import type { GatewayConfig } from "./config/gateway-config.js"
 import { logFailedSends } from "./mailer/log-failed-sends.js"
-import { layerOutboxMailer } from "./mailer/outbox-mailer.js"
+import * as OutboxMailer from "./mailer/OutboxMailer.js"
 import { creemLayer, stripeLayer } from "./reconcile.js"
 import { layerDefaultRenderer } from "./renderer.js"
 import { withOutageLog } from "./store-health.js"
@@ -44,7 +44,7 @@ const mailerHttpClient = NodeHttpClient.layerUndici
 export const layerMailer = (config: GatewayConfig): Layer.Layer<Mailer, ConfigError.ConfigError> => {
   switch (config.mailer) {
     case "outbox":
-      return layerOutboxMailer(config.outbox)
+      return OutboxMailer.layer(config.outbox)
     case "resend":
       return Option.match(config.resend, {
         onNone: () => Layer.fail(ConfigError.MissingData(["RESEND_API_KEY"], "HOOKGATE_MAILER=resend without its settings")),
@@ -182,10 +182,6 @@ const paddleLayer = (config: GatewayConfig, secrets: Secrets): Layer.Layer<never
     onSome: (apiKey) =>
       Paddle.layer({ secrets, apiKey, baseUrl: paddleApiBaseUrl(config) }).pipe(Layer.provide(FetchHttpClient.layer))
   })
-
-/** The whole gateway: providers and delivery, hashing on node:crypto too (the fulfilment hash). */
-export const layerGateway = (config: GatewayConfig, overrides: GatewayOverrides = {}) =>
-  Layer.mergeAll(layerProviders(config), layerDelivery(config, overrides), NodeHmac.layer())
 
 /** The mailer as the operator should read it: `outbox (<folder>)`, `resend`, `smtp (<host>:<port>, <security>)`, `postmark (<base URL>)`. */
 export const describeMailer = (config: GatewayConfig) => {

@@ -6,8 +6,8 @@ import { adminRoutes, readinessRoute, webhookRoutes } from "@hookgate/core/http"
 import { Duration, Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import type { GatewayConfig } from "./config/gateway-config.js"
-import { layerGateway, type GatewayOverrides } from "./gateway-layer.js"
-import { layerCampaignWatcher, layerGatewayCampaigns } from "./campaigns/gateway-campaigns.js"
+import type { GatewayOverrides } from "./gateway-layer.js"
+import * as Gateway from "./Gateway.js"
 import { metricsRoute, PrometheusReader } from "./http/metrics.js"
 import { drainRefusedBody } from "./http/drain-refused-body.js"
 import { reconcilerLayer } from "./reconcile.js"
@@ -60,7 +60,7 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
   // With a provider's API key: reconcile at start, then every HOOKGATE_RECONCILE_EVERY (default 1 hour).
   const reconciler = reconcilerLayer(config)
   // Campaign batches go through the in-process queue; the watcher sends open batches when it is idle.
-  const campaigns = layerCampaignWatcher(config.campaignPoll).pipe(Layer.provideMerge(layerGatewayCampaigns))
+  const campaigns = Gateway.layerCampaignWatcher(config.campaignPoll).pipe(Layer.provideMerge(Gateway.layerCampaigns))
   return HttpServer.serve(gatewayRouter(config), (app) => requestLog(drainRefusedBody(app))).pipe(
     Layer.provideMerge(graceful),
     Layer.provideMerge(NodeHttpServer.layer(() => server, { port: config.port, ...Option.match(config.host, { onNone: () => ({}), onSome: (host) => ({ host }) }) })),
@@ -68,7 +68,7 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
     Layer.provideMerge(reconciler),
     Layer.provideMerge(campaigns),
     Layer.provideMerge(PrometheusReader.layer()),
-    Layer.provideMerge(layerGateway(config, overrides)),
+    Layer.provideMerge(Gateway.layer(config, overrides)),
     // Built first, so the server, the sweeper and the campaign watcher all run under its tracer.
     Layer.provide(tracingLayer)
   )

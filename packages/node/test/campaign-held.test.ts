@@ -1,10 +1,10 @@
 import { RetryPolicy } from "@hookgate/core"
 import { CampaignInProcessQueue, Campaigns } from "@hookgate/core/campaigns"
 import { MailerCircuit } from "@hookgate/core/mail"
-import { layerMemoryAlertStore, layerMemoryLedgers, MailerSteps, RecordingAlerter, ScriptedMailer } from "@hookgate/testing"
+import { MailerSteps, MemoryAlertStore, MemoryLedgers, RecordingAlerter, ScriptedMailer } from "@hookgate/testing"
 import { Effect, Layer, Logger, LogLevel, Schedule, Stream } from "effect"
 import { describe, expect, it } from "vitest"
-import { layerCampaignWatcher, layerGatewayCampaigns } from "../src/campaigns/gateway-campaigns.js"
+import * as Gateway from "../src/Gateway.js"
 
 /**
  * The gateway's campaigns while the mail account stays misconfigured through several
@@ -15,14 +15,14 @@ import { layerCampaignWatcher, layerGatewayCampaigns } from "../src/campaigns/ga
 describe("gateway campaigns during a misconfigured mailer", () => {
   it("hold through six failed probes without dead letters, then finish", async () => {
     const base = Layer.mergeAll(
-      layerMemoryLedgers.pipe(Layer.provideMerge(layerMemoryAlertStore)),
+      MemoryLedgers.layer.pipe(Layer.provideMerge(MemoryAlertStore.layer)),
       // The revoked key answers the first batches and five probes more.
       ScriptedMailer.layer({ batch: true, script: Array.from({ length: 7 }, () => MailerSteps.misconfigured()) }),
       RecordingAlerter.layer(),
       RetryPolicy.layer({ inRequestBase: 0 }),
       MailerCircuit.layer({ probeEvery: Schedule.spaced("250 millis") })
     )
-    const layer = layerCampaignWatcher("50 millis").pipe(Layer.provideMerge(layerGatewayCampaigns), Layer.provideMerge(base))
+    const layer = Gateway.layerCampaignWatcher("50 millis").pipe(Layer.provideMerge(Gateway.layerCampaigns), Layer.provideMerge(base))
     const program = Effect.gen(function*() {
       const campaigns = yield* Campaigns
       const queue = yield* CampaignInProcessQueue

@@ -5,7 +5,7 @@ import { COMMANDS, helpRequest } from "../src/cli/help.js"
 import { alertsCommand } from "../src/cli/alerts.js"
 import { campaignsCommand } from "../src/cli/campaigns.js"
 import { configCommand } from "../src/cli/config-check.js"
-import { hookgate } from "../src/cli/main.js"
+import { hookgateCommand as hookgate } from "../src/cli/main.js"
 import { ordersCommand } from "../src/cli/orders.js"
 
 /** The commands that only group others; a new group missing here shows as a command the help lacks. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { OutgoingEmail } from "@hookgate/core/mail"
-import { makeOutboxMailer } from "@hookgate/node"
+import { OutboxMailer } from "@hookgate/node"
 import { Effect } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -19,7 +19,7 @@ describe("the outbox mailer", () => {
   it.effect("writes a parseable .eml named after the idempotency key (escaped: `_` and the hex of each other character)", () =>
     Effect.gen(function*() {
       const dir = tempDir()
-      const receipt = yield* makeOutboxMailer(dir).send(email, { idempotencyKey: "hookgate/order/stripe:cs_1" })
+      const receipt = yield* (yield* OutboxMailer.make(dir)).send(email, { idempotencyKey: "hookgate/order/stripe:cs_1" })
       expect(readdirSync(dir)).toEqual(["hookgate_2forder_2fstripe_3acs_5f1.eml"])
       expect(receipt.messageId).toBe(join(dir, "hookgate_2forder_2fstripe_3acs_5f1.eml"))
       const parsed = yield* Effect.promise(() => PostalMime.parse(readFileSync(receipt.messageId)))
@@ -33,7 +33,7 @@ describe("the outbox mailer", () => {
   it.effect("a second accepted send under one key is a visible collision, not an overwrite", () =>
     Effect.gen(function*() {
       const dir = tempDir()
-      const mailer = makeOutboxMailer(dir)
+      const mailer = yield* OutboxMailer.make(dir)
       expect(mailer.honoursIdempotencyKeys).toBe(false)
       yield* mailer.send(email, { idempotencyKey: "hookgate/order/creem:ord_1" })
       yield* mailer.send(email, { idempotencyKey: "hookgate/order/creem:ord_1" })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { OutgoingEmail } from "@hookgate/core/mail"
-import { makeOutboxMailer } from "@hookgate/node"
+import { OutboxMailer } from "@hookgate/node"
 import { Effect } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import PostalMime from "postal-mime"
@@ -19,7 +19,7 @@ describe("the outbox: names, headers and bodies", () => {
   it.effect("ids that used to collide or overflow get distinct names of a bounded length in a fixed alphabet", () =>
     Effect.gen(function*() {
       const dir = tempDir()
-      const mailer = makeOutboxMailer(dir)
+      const mailer = yield* OutboxMailer.make(dir)
       const keys = [
         "hookgate/order/stripe:a/b",
         "hookgate/order/stripe:a_b",
@@ -42,7 +42,7 @@ describe("the outbox: names, headers and bodies", () => {
   it.effect("CR/LF in an address, the subject or a header is refused, never written as extra headers", () =>
     Effect.gen(function*() {
       const dir = tempDir()
-      const mailer = makeOutboxMailer(dir)
+      const mailer = yield* OutboxMailer.make(dir)
       for (
         const bad of [
           { to: "buyer@example.com\r\nBcc: thief@example.com" },
@@ -62,7 +62,7 @@ describe("the outbox: names, headers and bodies", () => {
   it.effect("a key with a line break or non-Latin characters stays one header line, readable back", () =>
     Effect.gen(function*() {
       const dir = tempDir()
-      const receipt = yield* makeOutboxMailer(dir).send(email(), { idempotencyKey: "hookgate/order/creem:a\r\nBcc: x@y.z ✓" })
+      const receipt = yield* (yield* OutboxMailer.make(dir)).send(email(), { idempotencyKey: "hookgate/order/creem:a\r\nBcc: x@y.z ✓" })
       const raw = readFileSync(receipt.messageId, "utf8").replace(/\r\n(?=[ \t])/g, "") // unfolded
       expect(raw).not.toMatch(/^Bcc:/m)
       const header = /^X-Hookgate-Idempotency-Key: (.*)$/m.exec(raw)![1]!
@@ -73,7 +73,7 @@ describe("the outbox: names, headers and bodies", () => {
     Effect.gen(function*() {
       const dir = tempDir()
       const text = "Your key is ABCD-1234.\nDanke schön, ünïcode survives.\n" + "long line ".repeat(30)
-      const receipt = yield* makeOutboxMailer(dir).send(email({ text, html: "<p>Danke schön</p>" }), { idempotencyKey: "k" })
+      const receipt = yield* (yield* OutboxMailer.make(dir)).send(email({ text, html: "<p>Danke schön</p>" }), { idempotencyKey: "k" })
       const raw = readFileSync(receipt.messageId, "utf8")
       expect(raw).not.toMatch(/Content-Transfer-Encoding: base64/i)
       expect(raw).toMatch(/Content-Transfer-Encoding: quoted-printable/i)

@@ -1,7 +1,7 @@
 import { NodeFileSystem } from "@effect/platform-node"
 import { it } from "@effect/vitest"
 import { Campaigns, CampaignTemplate } from "@hookgate/core/campaigns"
-import { layerMemoryLedgers, layerMemoryStore, layerTestPipeline } from "@hookgate/testing"
+import { MemoryLedgers, MemoryStore, TestPipeline } from "@hookgate/testing"
 import { Effect, Layer } from "effect"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -13,7 +13,7 @@ import { recipientsFromFile } from "../src/campaigns/recipients-file.js"
 
 const template = new CampaignTemplate({ from: "shop@example.com", subject: "Hi {{name}}", text: "Hello {{name}}" })
 const layer = Campaigns.layerInProcess().pipe(
-  Layer.provideMerge(layerMemoryLedgers.pipe(Layer.provideMerge(layerTestPipeline({ store: layerMemoryStore, providers: [] })))),
+  Layer.provideMerge(MemoryLedgers.layer.pipe(Layer.provideMerge(TestPipeline.layer({ store: MemoryStore.layer, providers: [] })))),
   Layer.provideMerge(NodeFileSystem.layer)
 )
 const file = (name: string, text: string) => {

@@ -1,7 +1,7 @@
 import {
   cannotReconcile,
   type ConfigOptionsOf,
-  makeProvider,
+  ProviderKit,
   Providers,
   type Reconciliation,
   registerWithApi,
@@ -61,7 +61,7 @@ export const CreemApiConfig = Config.option(Config.redacted("CREEM_API_KEY")).pi
  * which a second delivery is answered `duplicate` and sends nothing.
  */
 export const make = (options: Options): Effect.Effect<WebhookProvider> =>
-  makeProvider({
+  ProviderKit.make({
     name: "creem",
     ...options,
     parseSignature,

@@ -1,6 +1,6 @@
 import {
   type ConfigOptionsOf,
-  makeProvider,
+  ProviderKit,
   Providers,
   registerFromConfig,
   type SecretsInput,
@@ -38,7 +38,7 @@ export type ConfigOptions = ConfigOptionsOf<Options>
  * `duplicate` that sends nothing.
  */
 export const make = (options: Options): Effect.Effect<WebhookProvider> =>
-  makeProvider({ name: "lemonsqueezy", ...options, parseSignature, signedContent, envelope: EventEnvelope, fulfilment })
+  ProviderKit.make({ name: "lemonsqueezy", ...options, parseSignature, signedContent, envelope: EventEnvelope, fulfilment })
 
 /** The Lemon Squeezy provider, for `Providers.layer(…)`. */
 export const layer = (options: Options): Layer.Layer<never, never, Providers> => Providers.register(make(options))

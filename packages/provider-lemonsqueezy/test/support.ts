@@ -3,7 +3,7 @@ export type { Mailer } from "@hookgate/core/mail"
 import { type Lease, type OrderStore, receive } from "@hookgate/core"
 import type { AlertStore } from "@hookgate/core/alerts"
 import { type WebhookProvider, WebhookRequest } from "@hookgate/core/providers"
-import { failureOf, layerTestPipeline, type ScriptedMailerOptions } from "@hookgate/testing"
+import { failureOf, type ScriptedMailerOptions, TestPipeline } from "@hookgate/testing"
 import { type Effect, type Layer, Redacted } from "effect"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { LemonSqueezy } from "../src/index.js"
@@ -22,7 +22,7 @@ export { failureOf }
 
 /** The core pipeline on a fresh in-memory SQLite store, with the scripted mailer and the test renderer. */
 export const pipeline = (provider: Effect.Effect<WebhookProvider>, options: { readonly mailer?: ScriptedMailerOptions } = {}) =>
-  layerTestPipeline({
+  TestPipeline.layer({
     store: SqliteStore.layer({ filename: ":memory:" }) as Layer.Layer<OrderStore | Lease | AlertStore, unknown>,
     providers: [provider],
     ...(options.mailer ? { mailer: options.mailer } : {})

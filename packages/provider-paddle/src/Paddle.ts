@@ -1,5 +1,5 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
-import { makeProvider, Providers, type Secrets, secretsFrom, type SecretsInput, type WebhookProvider } from "@hookgate/core/providers"
+import { ProviderKit, Providers, type Secrets, secretsFrom, type SecretsInput, type WebhookProvider } from "@hookgate/core/providers"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import * as Duration from "effect/Duration"
@@ -50,7 +50,7 @@ export interface Options extends ApiOptions {
  */
 export const make = (options: Options): Effect.Effect<WebhookProvider, never, HttpClient.HttpClient> =>
   Effect.flatMap(makeCustomerEmail(options), (customerEmail) =>
-    makeProvider({
+    ProviderKit.make({
       name: options.name ?? "paddle",
       secrets: options.secrets,
       parseSignature,

@@ -4,7 +4,7 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { type Lease, type OrderStore, receive } from "@hookgate/core"
 import type { AlertStore } from "@hookgate/core/alerts"
 import { type WebhookProvider, WebhookRequest } from "@hookgate/core/providers"
-import { failureOf, layerTestPipeline, type ScriptedMailerOptions } from "@hookgate/testing"
+import { failureOf, type ScriptedMailerOptions, TestPipeline } from "@hookgate/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { Effect, type Layer, Redacted, Schedule, TestClock } from "effect"
 import { afterAll } from "vitest"
@@ -52,7 +52,7 @@ export { failureOf }
 
 /** The core pipeline on a fresh in-memory SQLite store, with the scripted mailer and the test renderer. */
 export const pipeline = (provider: Effect.Effect<WebhookProvider>, options: { readonly mailer?: ScriptedMailerOptions } = {}) =>
-  layerTestPipeline({
+  TestPipeline.layer({
     store: SqliteStore.layer({ filename: ":memory:" }) as Layer.Layer<OrderStore | Lease | AlertStore, unknown>,
     providers: [provider],
     ...(options.mailer ? { mailer: options.mailer } : {})

@@ -3,11 +3,11 @@ import {
   DEFAULT_TOLERANCE as KIT_TOLERANCE,
   type Envelope,
   type MalformedPayload,
-  makeProvider,
+  ProviderKit,
   Providers,
+  type Reconciliation,
   type Secrets,
   secretsFrom,
-  type Reconciliation,
   type SecretsInput,
   type VerifiedEvent,
   type WebhookProvider
@@ -88,8 +88,8 @@ export const make = (options: Options): Effect.Effect<WebhookProvider> => {
     reconcile: options.reconcile ?? NO_LIST_API
   }
   return options.eventType === undefined
-    ? makeProvider({ ...common, envelope: TypeField })
-    : makeProvider({ ...common, envelope: envelopeOf(options.eventType) })
+    ? ProviderKit.make({ ...common, envelope: TypeField })
+    : ProviderKit.make({ ...common, envelope: envelopeOf(options.eventType) })
 }
 
 /** The spec defines delivery only: there is no API to list what was sent, so reconciliation skips the provider. */

@@ -1,6 +1,6 @@
 import { receive, RetryPolicy } from "@hookgate/core"
 import { fulfilOn, Providers } from "@hookgate/core/providers"
-import { layerTestRenderer, RecordingAlerter, ScriptedMailer } from "@hookgate/testing"
+import { RecordingAlerter, ScriptedMailer, TestRenderer } from "@hookgate/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { describeEachHmac } from "@hookgate/testing/conformance"
 import { expect } from "@effect/vitest"
@@ -44,7 +44,7 @@ const env = Layer.mergeAll(
   SqliteStore.layer({ filename: ":memory:" }),
   ScriptedMailer.layer(),
   RecordingAlerter.layer(),
-  layerTestRenderer,
+  TestRenderer.layer,
   RetryPolicy.layer({ inRequestBase: 0 })
 ).pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromJson({ POLAR_WEBHOOK_SECRET: RAW_SECRET }))))
 

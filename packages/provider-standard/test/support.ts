@@ -3,7 +3,7 @@ export type { Mailer } from "@hookgate/core/mail"
 import { type Lease, type OrderStore, receive } from "@hookgate/core"
 import type { AlertStore } from "@hookgate/core/alerts"
 import { fulfilOn, type WebhookProvider, WebhookRequest } from "@hookgate/core/providers"
-import { failureOf, layerTestPipeline, type ScriptedMailerOptions } from "@hookgate/testing"
+import { failureOf, type ScriptedMailerOptions, TestPipeline } from "@hookgate/testing"
 import { type Effect, type Layer, Redacted, Schema, TestClock } from "effect"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { expect } from "vitest"
@@ -83,7 +83,7 @@ export const pipeline = (
   provider: Effect.Effect<WebhookProvider>,
   options: { readonly mailer?: ScriptedMailerOptions; readonly store?: Layer.Layer<OrderStore | Lease | AlertStore, unknown> } = {}
 ) =>
-  layerTestPipeline({
+  TestPipeline.layer({
     store: options.store ?? SqliteStore.layer({ filename: ":memory:" }),
     providers: [provider],
     ...(options.mailer ? { mailer: options.mailer } : {})

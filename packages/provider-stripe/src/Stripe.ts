@@ -2,7 +2,7 @@ import {
   cannotReconcile,
   type ConfigOptionsOf,
   DEFAULT_TOLERANCE as KIT_TOLERANCE,
-  makeProvider,
+  ProviderKit,
   Providers,
   type Reconciliation,
   registerWithApi,
@@ -72,7 +72,7 @@ const NO_KEY = cannotReconcile("no STRIPE_API_KEY is set: reconciliation needs a
  * timestamp window, then reads the event's `id` and `type`.
  */
 export const make = (options: Options): Effect.Effect<WebhookProvider> =>
-  makeProvider({
+  ProviderKit.make({
     name: "stripe",
     ...options,
     parseSignature,

@@ -10,6 +10,5 @@ export { applyMigrations, type ApplyMigrationsOptions } from "./apply-migrations
 export { D1_MIGRATIONS_TABLE, type D1Migration, d1Migrations, renderMigrationFile } from "./migrations.js"
 export { D1MigrationError } from "./errors.js"
 /** A D1 database whose recorded migrations go past this release's: refused when the layer is built (store-sql's error). */
-export { SchemaTooNew } from "@hookgate/store-sql"
 export { checkSchemaVersion } from "./schema-version.js"
 export type { D1Database } from "./database.js"

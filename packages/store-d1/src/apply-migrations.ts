@@ -32,7 +32,7 @@ export interface ApplyMigrationsOptions {
  * what is applied. Answers the names it applied. Two isolates racing on a fresh
  * database is harmless: the loser's batch fails whole and finds the migration applied.
  * A database that records a migration newer than this release ships is refused
- * (`SqlStore.SchemaTooNew`), with nothing applied.
+ * (`SchemaTooNew`), with nothing applied.
  */
 export const applyMigrations = (db: D1Database, options: ApplyMigrationsOptions = {}) =>
   Effect.gen(function*() {

@@ -1,7 +1,7 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { D1Client } from "@effect/sql-d1"
-import { SqlStore, type SqlStoreServices } from "@hookgate/store-sql"
+import { SchemaTooNew, SqlStore, type SqlStoreServices } from "@hookgate/store-sql"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -26,7 +26,7 @@ export interface D1StoreOptions {
   /**
    * Where the applied migrations are recorded: wrangler's `migrations_table`, default
    * `d1_migrations`. Read when the layer is built, to refuse a schema newer than this
-   * release knows (`SqlStore.SchemaTooNew`).
+   * release knows (`SchemaTooNew`).
    */
   readonly migrationsTable?: string
 }
@@ -34,7 +34,7 @@ export interface D1StoreOptions {
 /** `@effect/sql-d1`'s client on the binding, with migrations applied first when asked. */
 export const layerClient = (
   options: D1StoreOptions
-): Layer.Layer<D1Client.D1Client | SqlClient.SqlClient, D1MigrationError | SqlStore.SchemaTooNew> => {
+): Layer.Layer<D1Client.D1Client | SqlClient.SqlClient, D1MigrationError | SchemaTooNew> => {
   // Plain options: the ConfigError in D1Client.layer's type cannot happen.
   const client = Layer.orDie(D1Client.layer({ db: options.db }))
   return Layer.provideMerge(client, Layer.effectDiscard(migrateOrCheck(options)))
@@ -61,7 +61,7 @@ export const make = (
   options: D1StoreOptions
 ): Effect.Effect<
   Context.Context<SqlStoreServices | D1Client.D1Client | SqlClient.SqlClient>,
-  D1MigrationError | SqlStore.SchemaTooNew,
+  D1MigrationError | SchemaTooNew,
   Scope.Scope
 > =>
   Effect.gen(function*() {
@@ -89,5 +89,5 @@ export const layer = (
   options: D1StoreOptions
 ): Layer.Layer<
   SqlStoreServices | D1Client.D1Client | SqlClient.SqlClient,
-  D1MigrationError | SqlStore.SchemaTooNew
+  D1MigrationError | SchemaTooNew
 > => Layer.scopedContext(make(options))

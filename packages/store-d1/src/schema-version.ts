@@ -31,7 +31,7 @@ export const recordedMigrations = (db: D1Database, table: string) =>
 
 /**
  * Refuses a D1 database whose recorded migrations go past the newest this release ships
- * (`SqlStore.SchemaTooNew`): a newer hookgate applied them with wrangler. One read.
+ * (`SchemaTooNew`): a newer hookgate applied them with wrangler. One read.
  */
 export const checkSchemaVersion = (db: D1Database, table: string) =>
   Effect.flatMap(recordedMigrations(db, table), (names) => SqlStore.refuseNewer(newestRecorded(names)))

@@ -3,7 +3,7 @@ import { recipients, runningCampaign } from "@hookgate/testing/conformance"
 import { adminRoutes, toWebHandler } from "@hookgate/core/http"
 import { RetryPolicy } from "@hookgate/core"
 import { Providers } from "@hookgate/core/providers"
-import { layerTestRenderer, RecordingAlerter, ScriptedMailer } from "@hookgate/testing"
+import { RecordingAlerter, ScriptedMailer, TestRenderer } from "@hookgate/testing"
 import { Effect, Layer, Logger, LogLevel, ManagedRuntime, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type D1Pool, freshStoreLayer, type ParameterTrace, startD1Pool } from "./support.js"
@@ -27,7 +27,7 @@ const gateway = async (trace: ParameterTrace) => {
       freshStoreLayer(() => pool, trace),
       ScriptedMailer.layer({ batch: true }),
       RecordingAlerter.layer(),
-      layerTestRenderer,
+      TestRenderer.layer,
       Providers.layer(),
       RetryPolicy.layer({ inRequestBase: 0, backoffBase: "20 millis" }),
       Logger.minimumLogLevel(LogLevel.Error)

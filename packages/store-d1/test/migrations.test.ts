@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { D1Store } from "@hookgate/store-d1"
-import { SqlStore } from "@hookgate/store-sql"
+import { SchemaTooNew, SqlStore } from "@hookgate/store-sql"
 import { Effect, Layer } from "effect"
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -80,7 +80,7 @@ describe("D1 migrations", () => {
         ]
       ) {
         const error = yield* Effect.flip(attempt)
-        expect(error).toBeInstanceOf(SqlStore.SchemaTooNew)
+        expect(error).toBeInstanceOf(SchemaTooNew)
         expect(error).toMatchObject({ found: { id: newest.id + 1, name: "from_a_newer_release" }, known: { id: newest.id } })
         expect((error as Error).message).toMatch(/Upgrade hookgate .*or restore the backup/)
       }

@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
 import { durationConfig } from "@hookgate/core"
-import { SqlStore, type SqlStoreServices } from "@hookgate/store-sql"
+import { SchemaTooNew, SqlStore, type SqlStoreServices } from "@hookgate/store-sql"
 import { Config, Duration, Effect, Layer, Redacted } from "effect"
 import Pg from "pg"
 import { PgConnectionError, PgMigrationError } from "./errors.js"
@@ -96,7 +96,7 @@ const ensureMigrationsTable = Effect.flatMap(SqlClient.SqlClient, (sql) =>
  */
 export const layerClient = (
   options: PgStoreOptions
-): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, PgConnectionError | PgMigrationError | SqlStore.SchemaTooNew> => {
+): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, PgConnectionError | PgMigrationError | SchemaTooNew> => {
   const target = describeTarget(options.url)
   const client = PgClient.layerFromPool({ acquire: acquirePool(options), types }).pipe(
     Layer.mapError((cause) => new PgConnectionError({ target, cause }))
@@ -104,7 +104,7 @@ export const layerClient = (
   // A schema newer than this release knows is refused in its own words (both versions, what to do).
   const migrations = Layer.effectDiscard(
     Effect.zipRight(ensureMigrationsTable, SqlStore.migrate).pipe(
-      Effect.mapError((cause) => cause instanceof SqlStore.SchemaTooNew ? cause : new PgMigrationError({ target, cause }))
+      Effect.mapError((cause) => cause instanceof SchemaTooNew ? cause : new PgMigrationError({ target, cause }))
     )
   )
   return Layer.provideMerge(migrations, client)
@@ -121,7 +121,7 @@ export const layer = (
   options: PgStoreOptions
 ): Layer.Layer<
   SqlStoreServices | PgClient.PgClient | SqlClient.SqlClient,
-  PgConnectionError | PgMigrationError | SqlStore.SchemaTooNew
+  PgConnectionError | PgMigrationError | SchemaTooNew
 > =>
   SqlStore.layer().pipe(
     Layer.provide(SqlStore.SqlAtomic.layerTransaction()),

@@ -1,7 +1,7 @@
-import { SqlStore } from "@hookgate/store-sql"
+import { SchemaTooNew, SqlStore } from "@hookgate/store-sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Lease, OrderStore } from "@hookgate/core"
-import { newOrder } from "@hookgate/testing/conformance"
+import { newOrder } from "@hookgate/testing"
 import { PgStore } from "@hookgate/store-pg"
 import { Cause, ConfigProvider, Context, Effect, Exit, Layer, Redacted } from "effect"
 import Pg from "pg"
@@ -90,7 +90,7 @@ describe("PgStore", () => {
       const exit = yield* build
       expect(Exit.isFailure(exit) && !Cause.isDie(exit.cause)).toBe(true)
       const error = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
-      expect(error).toBeInstanceOf(SqlStore.SchemaTooNew)
+      expect(error).toBeInstanceOf(SchemaTooNew)
       expect((error as Error).message).toContain(`migration ${newest.id + 1} (from_a_newer_release)`)
       expect((error as Error).message).toMatch(/Upgrade hookgate .*or restore the backup/)
     }))

@@ -10,5 +10,5 @@ export * as SqlStore from "./SqlStore.js"
  * files name it from here (a type inside the namespace is not reachable for them).
  */
 export type { SqlStoreServices } from "./sql-store.js"
-/** Also `SqlStore.SchemaTooNew`; at the root so declaration files of the stores' layers can name it. */
+/** A database recording a migration this release does not know: an error class, so a flat name at the root. */
 export { SchemaTooNew } from "./schema-version.js"

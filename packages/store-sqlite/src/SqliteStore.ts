@@ -1,7 +1,7 @@
 import type { MigrationError } from "@effect/sql/Migrator"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { SqlStore, type SqlStoreServices } from "@hookgate/store-sql"
+import { SchemaTooNew, SqlStore, type SqlStoreServices } from "@hookgate/store-sql"
 import { Config, type ConfigError, Duration, Effect, Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
@@ -59,7 +59,7 @@ export const layerClient = (options: SqliteStoreOptions) => {
 /** Every hookgate store service (orders, leases, message and campaign ledgers) on an embedded SQLite database (better-sqlite3). */
 export const layer = (options: SqliteStoreOptions): Layer.Layer<
   SqlStoreServices | SqlClient.SqlClient,
-  SqlError | MigrationError | SqlStore.SchemaTooNew | SqliteLocked | SqliteCorrupt | SqliteNotADatabase | ConfigError.ConfigError
+  SqlError | MigrationError | SchemaTooNew | SqliteLocked | SqliteCorrupt | SqliteNotADatabase | ConfigError.ConfigError
 > =>
   SqlStore.layer().pipe(
     Layer.provide(SqlStore.SqlAtomic.layerTransaction()),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { OrderStore } from "@hookgate/core"
 import { SqliteStore } from "@hookgate/store-sqlite"
-import { newOrder } from "@hookgate/testing/conformance"
+import { newOrder } from "@hookgate/testing"
 import { Context, Effect } from "effect"
 
 describe("SqliteStore.make", () => {

@@ -4,12 +4,12 @@ import { OrderStore, receive, sweep } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import {
   failureOf,
-  layerTestPipeline,
-  makeTestProvider,
   paidEvent,
   ScriptedMailer,
   signTestRequest,
-  TEST_SECRET
+  TEST_SECRET,
+  TestPipeline,
+  TestProvider
 } from "@hookgate/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { Effect, Layer, Option } from "effect"
@@ -36,7 +36,7 @@ VALUES ('newer-kind', 'chargeback_opened', 'test:refunded', 'a newer alert', ${T
 // One store (a layer is built once per reference) behind the pipeline and for raw SQL.
 const layer = () => {
   const store = SqliteStore.layer({ filename: ":memory:" })
-  return Layer.merge(layerTestPipeline({ store, providers: [makeTestProvider({ secret: TEST_SECRET })] }), store)
+  return Layer.merge(TestPipeline.layer({ store, providers: [TestProvider.make({ secret: TEST_SECRET })] }), store)
 }
 
 it.effect("an order status, receipt outcome and alert kind this release does not know read as unknown, and are counted and listed", () =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { leaseTerms, NewOrder, OrderStore, ReconcileCursors } from "@hookgate/core"
-import { newOrder } from "@hookgate/testing/conformance"
+import { newOrder } from "@hookgate/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { Effect, Option } from "effect"
 

@@ -1,5 +1,5 @@
 import { it } from "@effect/vitest"
-import { SqlStore } from "@hookgate/store-sql"
+import { SchemaTooNew, SqlStore } from "@hookgate/store-sql"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import Database from "better-sqlite3"
 import { Cause, Effect, Exit, Layer } from "effect"
@@ -25,7 +25,7 @@ it.effect("a file whose schema is newer than this release knows is refused, nami
     // A typed failure, not a defect: the CLI prints its message as one line.
     expect(Cause.isDie(exit.cause)).toBe(false)
     const error = Cause.squash(exit.cause)
-    expect(error).toBeInstanceOf(SqlStore.SchemaTooNew)
+    expect(error).toBeInstanceOf(SchemaTooNew)
     expect(error).toMatchObject({
       found: { id: newest.id + 1, name: "from_a_newer_release" },
       known: { id: newest.id, name: newest.name }

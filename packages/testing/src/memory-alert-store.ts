@@ -1,6 +1,5 @@
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
-import { Alert, AlertStore, type AlertStoreShape } from "@hookgate/core/alerts"
+import { Alert, type AlertStoreShape } from "@hookgate/core/alerts"
 
 // Each in-memory alert store's map, for the memory ledgers built on it (`memoryAlertsOf`).
 const maps = new WeakMap<AlertStoreShape, Map<string, Alert>>()
@@ -23,7 +22,7 @@ export const storeAlertOnce = (alerts: Map<string, Alert>, alert: Alert) => {
  * record that fails a recipient) stores its alert in the same synchronous step,
  * as the SQL store does in one atomic step.
  */
-export const makeMemoryAlertStore = (alerts: Map<string, Alert> = new Map()): AlertStoreShape => {
+export const memoryAlertStore = (alerts: Map<string, Alert> = new Map()): AlertStoreShape => {
   const store = makeAlertStore(alerts)
   maps.set(store, alerts)
   return store
@@ -78,6 +77,3 @@ const makeAlertStore = (alerts: Map<string, Alert>): AlertStoreShape => ({
       return true
     })
 })
-
-/** A fresh in-memory `AlertStore` on its own (campaigns, queues); `layerMemoryStore` provides one beside the orders. */
-export const layerMemoryAlertStore: Layer.Layer<AlertStore> = Layer.sync(AlertStore, () => makeMemoryAlertStore())

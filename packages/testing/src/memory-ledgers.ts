@@ -1,19 +1,17 @@
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { type BatchMember, type BatchReservation, type CampaignRow, CampaignStore, type CampaignStoreShape, type LedgerCounts } from "@hookgate/core/campaigns"
+import { type BatchMember, type BatchReservation, type CampaignRow, type CampaignStoreShape, type LedgerCounts } from "@hookgate/core/campaigns"
 import type { CampaignState, CampaignTemplate, Recipient } from "@hookgate/core/campaigns"
-import { type Alert, AlertStore } from "@hookgate/core/alerts"
-import { type DeadLetter, DeadLetterStore, type DeadLetterStoreShape, MessageLedger, type MessageLedgerShape, MessageRecord } from "@hookgate/core/queue"
-import { memoryAlertsOf, storeAlertOnce } from "./memory-alert-store.js"
+import type { Alert } from "@hookgate/core/alerts"
+import { type DeadLetter, type DeadLetterStoreShape, type MessageLedgerShape, MessageRecord } from "@hookgate/core/queue"
+import { storeAlertOnce } from "./memory-alert-store.js"
 
 /**
  * In-memory `MessageLedger`, `DeadLetterStore` and `CampaignStore` with the SQL
  * store's semantics: each operation reads and writes in one synchronous step,
  * as each SQL statement is atomic.
  */
-export const makeMemoryMessageLedger = (): MessageLedgerShape => {
+export const memoryMessageLedger = (): MessageLedgerShape => {
   const rows = new Map<string, MessageRecord>()
   const set = (record: MessageRecord, changes: Partial<ConstructorParameters<typeof MessageRecord>[0]>) => {
     const next = new MessageRecord({ ...record, ...changes }, true)
@@ -78,7 +76,7 @@ export const makeMemoryMessageLedger = (): MessageLedgerShape => {
 const completedBefore = (row: MessageRecord, before: number) =>
   row.status === "completed" && row.completedAt !== null && row.completedAt < before
 
-export const makeMemoryDeadLetters = (): DeadLetterStoreShape => {
+export const memoryDeadLetters = (): DeadLetterStoreShape => {
   const letters = new Map<string, DeadLetter>()
   return ({
     put: (letter) =>
@@ -128,7 +126,7 @@ interface CampaignEntry {
  * batch's alerts in, in the same synchronous step (pass an in-memory alert
  * store's, `memoryAlertsOf`, so that they are listed and retried).
  */
-export const makeMemoryCampaignStore = (alerts: Map<string, Alert> = new Map()): CampaignStoreShape => {
+export const memoryCampaignStore = (alerts: Map<string, Alert> = new Map()): CampaignStoreShape => {
   const campaigns = new Map<string, CampaignEntry>()
   const update = (entry: CampaignEntry, changes: Partial<CampaignRow>) => (entry.row = { ...entry.row, ...changes })
   const member = (r: RecipientRow): BatchMember => ({
@@ -334,25 +332,3 @@ export const makeMemoryCampaignStore = (alerts: Map<string, Alert> = new Map()):
       })
   })
 }
-
-/**
- * Fresh in-memory `MessageLedger`, `DeadLetterStore` and `CampaignStore`, on the
- * in-memory `AlertStore` in context (`layerMemoryStore`'s or `layerMemoryAlertStore`):
- * a campaign batch's alerts are stored with its results, as one database holds both.
- */
-export const layerMemoryLedgers: Layer.Layer<MessageLedger | DeadLetterStore | CampaignStore, never, AlertStore> = Layer
-  .effectContext(
-    Effect.gen(function*() {
-      const alerts = memoryAlertsOf(yield* AlertStore)
-      if (alerts === undefined) {
-        return yield* Effect.dieMessage(
-          "layerMemoryLedgers needs an in-memory AlertStore (layerMemoryStore or layerMemoryAlertStore): " +
-            "a campaign batch's alerts are stored in the same step as its results"
-        )
-      }
-      return Context.make(MessageLedger, makeMemoryMessageLedger()).pipe(
-        Context.add(DeadLetterStore, makeMemoryDeadLetters()),
-        Context.add(CampaignStore, makeMemoryCampaignStore(alerts))
-      )
-    })
-  )

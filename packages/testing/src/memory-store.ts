@@ -1,25 +1,18 @@
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import {
   Attempt,
   type AttemptNote,
   type EventReceipt,
-  Lease,
   type LeaseShape,
-  makeMemoryRunLog,
   newLeasedOrder,
   Order,
   type OrderStatus,
-  OrderStore,
   type OrderStoreShape,
-  RunLog,
   type StoreStats
 } from "@hookgate/core"
-import { AlertStore } from "@hookgate/core/alerts"
 import type { Alert } from "@hookgate/core/alerts"
-import { makeMemoryAlertStore, storeAlertOnce } from "./memory-alert-store.js"
+import { memoryAlertStore, storeAlertOnce } from "./memory-alert-store.js"
 
 /**
  * An in-memory `OrderStore`, `Lease` and `AlertStore` (sharing one alert map)
@@ -27,7 +20,7 @@ import { makeMemoryAlertStore, storeAlertOnce } from "./memory-alert-store.js"
  * operation reads and writes in one synchronous step, as each SQL statement is
  * atomic. For tests and examples; nothing survives the process.
  */
-export const makeMemoryStore = () => {
+export const memoryStore = () => {
   const orders = new Map<string, Order>()
   const receipts = new Map<string, EventReceipt & { deliveries: number }>()
   const alerts = new Map<string, Alert>()
@@ -282,17 +275,5 @@ export const makeMemoryStore = () => {
       })
   }
 
-  return { store, lease, alertStore: makeMemoryAlertStore(alerts), runLog: makeMemoryRunLog() }
+  return { store, lease, alertStore: memoryAlertStore(alerts) }
 }
-
-/** A fresh in-memory store providing `OrderStore`, `Lease`, `AlertStore` and `RunLog`. */
-export const layerMemoryStore: Layer.Layer<OrderStore | Lease | AlertStore | RunLog> = Layer.effectContext(
-  Effect.sync(() => {
-    const { alertStore, lease, runLog, store } = makeMemoryStore()
-    return Context.make(OrderStore, store).pipe(
-      Context.add(Lease, lease),
-      Context.add(AlertStore, alertStore),
-      Context.add(RunLog, runLog)
-    )
-  })
-)

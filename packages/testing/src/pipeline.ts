@@ -1,19 +1,16 @@
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import * as Layer from "effect/Layer"
-import { RetryPolicy, type RetryPolicyOptions } from "@hookgate/core"
-import type { Lease, OrderStore } from "@hookgate/core"
+import type * as Layer from "effect/Layer"
+import type { Lease, OrderStore, RetryPolicyOptions } from "@hookgate/core"
 import type { AlertStore } from "@hookgate/core/alerts"
-import { MailerCircuit, type MailerCircuitOptions } from "@hookgate/core/mail"
-import { Providers, type WebhookProvider } from "@hookgate/core/providers"
-import { RecordingAlerter } from "./recording-alerter.js"
-import { layerTestRenderer } from "./renderer.js"
-import { ScriptedMailer, type ScriptedMailerOptions } from "./scripted-mailer.js"
+import type { MailerCircuitOptions } from "@hookgate/core/mail"
+import type { WebhookProvider } from "@hookgate/core/providers"
+import type { ScriptedMailerOptions } from "./scripted-mailer.js"
 
 export interface TestPipelineOptions<E, R> {
   /** The store under test (memory, SQLite, D1, …). */
   readonly store: Layer.Layer<OrderStore | Lease | AlertStore, E, R>
-  /** Providers mounted in the registry: effects building them (`makeTestProvider(…)`, `Stripe.make(…)`). */
+  /** Providers mounted in the registry: effects building them (`TestProvider.make(…)`, `Stripe.make(…)`). */
   readonly providers: ReadonlyArray<Effect.Effect<WebhookProvider>>
   readonly mailer?: ScriptedMailerOptions
   readonly alerterFails?: boolean
@@ -22,22 +19,6 @@ export interface TestPipelineOptions<E, R> {
   /** The mailer breaker's options (it probes every 30 s, doubling, by default). */
   readonly circuit?: MailerCircuitOptions
 }
-
-/**
- * Everything `receive`, `deliver` and `sweep` need, for a test: the given store
- * and providers, the scripted mailer (behind its `MailerCircuit`), the recording
- * alerter, the test renderer.
- */
-export const layerTestPipeline = <E, R>(options: TestPipelineOptions<E, R>) =>
-  Layer.mergeAll(
-    options.store,
-    ScriptedMailer.layer(options.mailer),
-    RecordingAlerter.layer({ failing: options.alerterFails ?? false }),
-    layerTestRenderer,
-    RetryPolicy.layer({ inRequestBase: 0, ...options.policy }),
-    Providers.layer(...options.providers),
-    MailerCircuit.layer(options.circuit)
-  )
 
 /** The typed failure of an effect that must fail, for asserting its tag and fields. */
 export const failureOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>

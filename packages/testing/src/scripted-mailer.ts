@@ -18,17 +18,7 @@ export type MailerStep = Data.TaggedEnum<{
   /** Waits (on Effect's Clock, so TestClock drives it), then behaves as `then`. */
   Slow: { readonly duration: Duration.DurationInput; readonly then: MailerStep }
 }>
-const Step = Data.taggedEnum<MailerStep>()
-
-export const MailerSteps = {
-  succeed: Step.Succeed(),
-  transient: (options: { readonly retryAfter?: Duration.DurationInput; readonly alert?: boolean } = {}) =>
-    Step.Transient(options),
-  rejected: (detail = "invalid recipient") => Step.Rejected({ detail }),
-  misconfigured: (code = "restricted_api_key") => Step.Misconfigured({ code }),
-  acceptedThenUnknown: Step.AcceptedThenUnknown(),
-  slow: (duration: Duration.DurationInput, then: MailerStep = Step.Succeed()) => Step.Slow({ duration, then })
-}
+export const Step = Data.taggedEnum<MailerStep>()
 
 /** An email that reached the buyer's inbox, with the key it was sent under. */
 export interface DeliveredEmail {
@@ -58,7 +48,7 @@ export interface ScriptedMailerOptions {
 }
 
 /** A mailer whose every call is scripted, with fault injection, counting what it delivered. */
-export const makeScriptedMailer = (options: ScriptedMailerOptions = {}) =>
+const scriptedMailer = (options: ScriptedMailerOptions) =>
   Effect.gen(function*() {
     const name = options.name ?? "scripted"
     const honours = options.honoursIdempotencyKeys ?? true
@@ -160,10 +150,15 @@ export class ScriptedMailer extends Context.Tag("@hookgate/testing/ScriptedMaile
   ScriptedMailer,
   ScriptedMailerShape
 >() {
+  /** A scripted mailer, to use as a `Mailer` of its own (`Layer.effect(Mailer, ScriptedMailer.make())`). */
+  static make(options: ScriptedMailerOptions = {}): Effect.Effect<ScriptedMailerShape> {
+    return scriptedMailer(options)
+  }
+
   /** Provides both `Mailer` and `ScriptedMailer` (the same instance). */
   static layer(options: ScriptedMailerOptions = {}): Layer.Layer<Mailer | ScriptedMailer> {
     return Layer.effectContext(
-      Effect.map(makeScriptedMailer(options), (mailer) =>
+      Effect.map(scriptedMailer(options), (mailer) =>
         Context.make(ScriptedMailer, mailer).pipe(Context.add(Mailer, mailer)))
     )
   }

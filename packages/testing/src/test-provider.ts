@@ -1,9 +1,7 @@
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { fromHex, fulfilOn, hmacSha256, importHmacKey, makeProvider, malformedHeader, missingHeader, toHex, utf8, WebhookRequest } from "@hookgate/core/providers"
-import type { Reconciliation, SecretsInput } from "@hookgate/core/providers"
+import { fulfilOn, hmacSha256, importHmacKey, toHex, utf8, WebhookRequest } from "@hookgate/core/providers"
 
 /**
  * An HMAC test provider: `x-test-signature` is the hex HMAC-SHA256 of the raw
@@ -12,7 +10,7 @@ import type { Reconciliation, SecretsInput } from "@hookgate/core/providers"
  */
 export const TEST_SIGNATURE_HEADER = "x-test-signature"
 
-const TestEvent = Schema.Struct({ id: Schema.String, type: Schema.String })
+export const TestEvent = Schema.Struct({ id: Schema.String, type: Schema.String })
 const PaidOrder = Schema.Struct({
   orderId: Schema.String,
   email: Schema.String,
@@ -24,33 +22,12 @@ const PaidOrder = Schema.Struct({
 /** The `data` of a paying test event. */
 export type TestPaidOrder = typeof PaidOrder.Encoded
 
-const testFulfilment = fulfilOn({
+export const testFulfilment = fulfilOn({
   types: ["order.paid"],
   schema: Schema.Struct({ data: PaidOrder }),
   fulfilment: ({ data }) => data,
   objectIdAt: ["data", "orderId"]
 })
-
-/** The test provider, its key imported once; one secret or several (newest first). */
-export const makeTestProvider = (
-  options: { readonly secret: SecretsInput; readonly name?: string; readonly reconcile?: Reconciliation }
-) =>
-  makeProvider({
-    name: options.name ?? "test",
-    ...(options.reconcile === undefined ? {} : { reconcile: options.reconcile }),
-    secrets: options.secret,
-    parseSignature: (request) => {
-      const header = request.header(TEST_SIGNATURE_HEADER)
-      if (header === undefined || header.trim() === "") return missingHeader(`no ${TEST_SIGNATURE_HEADER} header`)
-      const given = fromHex(header.trim())
-      return given === undefined || given.byteLength !== 32
-        ? malformedHeader(`${TEST_SIGNATURE_HEADER} is not a hex SHA-256 MAC`)
-        : Either.right({ signatures: [given] })
-    },
-    signedContent: (_, request) => [request.body],
-    envelope: TestEvent,
-    fulfilment: testFulfilment
-  })
 
 /** Signs a body as the test provider expects and builds the request. */
 export const signTestRequest = (secret: Redacted.Redacted<string>, body: string | Uint8Array) =>

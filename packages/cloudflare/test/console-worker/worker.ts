@@ -8,7 +8,7 @@ import { Alerter } from "@hookgate/core/alerts"
 import { consoleRoutes } from "@hookgate/core/console"
 import { Mailer, OutgoingEmail, SendReceipt } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
-import { makeTestProvider } from "@hookgate/testing"
+import { TestProvider } from "@hookgate/testing"
 import { Config, Effect, Layer } from "effect"
 
 const Tables = Layer.effectDiscard(Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -27,7 +27,7 @@ const RecordingMailer = Layer.effect(Mailer, Effect.map(SqlClient.SqlClient, (sq
 
 const hookgate = Cloudflare.makeWorker({
   layer: Layer.mergeAll(
-    Layer.unwrapEffect(Effect.map(Config.redacted("TEST_WEBHOOK_SECRET"), (secret) => Providers.layer(makeTestProvider({ secret })))),
+    Layer.unwrapEffect(Effect.map(Config.redacted("TEST_WEBHOOK_SECRET"), (secret) => Providers.layer(TestProvider.make({ secret })))),
     Renderer.fromFunction((order) => new OutgoingEmail({ from: "Shop <orders@shop.example>", to: order.fulfilment.email, subject: `Order ${order.key}`, text: "Thanks!" })),
     RetryPolicy.layer(),
     Alerter.layerLog(),

@@ -10,7 +10,7 @@ import { campaignBatchMessage, CampaignQueue, Campaigns, CampaignTemplate } from
 import { Mailer, MailerCircuit, Misconfigured, SendReceipt } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
 import { Consumer, deadLetterHandler } from "@hookgate/core/queue"
-import { layerTestRenderer } from "@hookgate/testing"
+import { TestRenderer } from "@hookgate/testing"
 import { Context, Effect, Layer, Schedule, Schema, Stream } from "effect"
 
 class Jobs extends Context.Tag("test/Jobs")<Jobs, { readonly send: (body: unknown) => Promise<unknown> }>() {}
@@ -109,7 +109,7 @@ const router = HttpRouter.empty.pipe(
 
 const Base = Layer.mergeAll(
   Providers.layer(),
-  layerTestRenderer,
+  TestRenderer.layer,
   // No backoff in the test: a retried message comes back at once.
   RetryPolicy.layer({ backoffBase: "0 millis", inRequestBase: 0 }),
   Alerter.layerLog(),

@@ -8,7 +8,7 @@ import { Renderer, RetryPolicy } from "@hookgate/core"
 import { Alerter } from "@hookgate/core/alerts"
 import { Mailer, OutgoingEmail, SendReceipt } from "@hookgate/core/mail"
 import { Providers } from "@hookgate/core/providers"
-import { makeTestProvider } from "@hookgate/testing"
+import { TestProvider } from "@hookgate/testing"
 import { Config, Effect, Layer } from "effect"
 
 const Tables = Layer.effectDiscard(Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -32,7 +32,7 @@ const ShopRenderer = Layer.unwrapEffect(Effect.map(Config.string("SHOP_FROM"), (
     new OutgoingEmail({ from, to: order.fulfilment.email, subject: `Order ${order.key}`, text: "Thanks!" }))))
 
 const ShopProvider = Layer.unwrapEffect(Effect.map(Config.redacted("TEST_WEBHOOK_SECRET"), (secret) =>
-  Providers.layer(makeTestProvider({ secret }))))
+  Providers.layer(TestProvider.make({ secret }))))
 
 const hookgate = Cloudflare.makeWorker({
   layer: Layer.mergeAll(ShopProvider, ShopRenderer, RetryPolicy.layer(), Alerter.layerLog(), Tables).pipe(

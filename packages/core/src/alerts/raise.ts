@@ -1,15 +1,15 @@
 import * as EpochMillis from "../kernel/EpochMillis.js"
 import * as Effect from "effect/Effect"
 import { Alert, type AlertKind } from "./alert.js"
-import { Metrics } from "../observability/metrics.js"
-import { step } from "../kernel/spans.js"
+import * as Metrics from "../observability/Metrics.js"
+import { spanWhenTraced } from "../kernel/spans.js"
 import { Alerter } from "./alerter.js"
 import { AlertStore } from "./alert-store.js"
 import { RetryPolicy } from "../kernel/retry-policy.js"
 import { alertAttemptRecord, deferredAttemptRecord } from "./alert-retry.js"
 
 /** A new alert, created at `now`, not yet attempted. */
-export const makeAlert = (
+export const newAlert = (
   fields: { readonly id: string; readonly kind: AlertKind; readonly orderKey: string | null; readonly message: string },
   now: number
 ) => new Alert({ ...fields, createdAt: now, deliveredAt: null, deliveryError: null })
@@ -37,7 +37,7 @@ export const attemptAlert = (alert: Alert) =>
     return result._tag === "Right"
   }).pipe(
     Effect.catchAll((error) => Effect.as(Effect.logError("could not record an alert's delivery", error), false)),
-    step("alert", { kind: alert.kind })
+    spanWhenTraced("alert", { kind: alert.kind })
   )
 
 /** Stores an alert (once per id) and attempts it when it was new. */

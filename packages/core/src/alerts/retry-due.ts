@@ -2,7 +2,7 @@ import * as EpochMillis from "../kernel/EpochMillis.js"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { RetryPolicy } from "../kernel/retry-policy.js"
-import { step } from "../kernel/spans.js"
+import { spanWhenTraced } from "../kernel/spans.js"
 import { AlertStore } from "./alert-store.js"
 import { attemptAlert } from "./raise.js"
 
@@ -35,4 +35,4 @@ export const retryDueAlerts = (options: { readonly limit?: number } = {}) =>
     })
     const delivered = yield* Effect.forEach(claimed, attemptAlert, { concurrency: 4 })
     return { attempted: claimed.length, delivered: delivered.filter(Boolean).length } satisfies AlertRetryReport
-  }).pipe(step("alerts.retry"))
+  }).pipe(spanWhenTraced("alerts.retry"))

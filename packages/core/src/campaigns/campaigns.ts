@@ -7,7 +7,7 @@ import type { CampaignBatchMessage, CampaignStatus, CampaignTemplate } from "./c
 import type { StoreUnavailable } from "../kernel/store-errors.js"
 import type { Decision, Delivery } from "../queue/delivery.js"
 import type { QueueUnavailable } from "../queue/errors.js"
-import { type InProcessQueue, type InProcessQueueOptions, makeInProcessQueue } from "../queue/in-process-queue.js"
+import * as InProcessQueue from "../queue/InProcessQueue.js"
 import { deadLetterHandler } from "../queue/dead-letter.js"
 import { Alerter } from "../alerts/alerter.js"
 import { CampaignQueue } from "./campaign-queue.js"
@@ -90,7 +90,7 @@ const makeCampaignsWith = (handlerOptions: { readonly ackHeld?: boolean }): Effe
 const makeCampaigns = makeCampaignsWith({})
 
 /** Options of `Campaigns.layerInProcess`: the in-process queue's knobs. */
-export interface InProcessCampaignsOptions extends Partial<Omit<InProcessQueueOptions, "deadLetter">> {
+export interface InProcessCampaignsOptions extends Partial<Omit<InProcessQueue.InProcessQueueOptions, "deadLetter">> {
   /** Alert once the campaign queue has given up on this many messages (default 1). */
   readonly deadLetterAlertThreshold?: number
   /**
@@ -105,7 +105,7 @@ export interface InProcessCampaignsOptions extends Partial<Omit<InProcessQueueOp
 /** The in-process queue behind `Campaigns.layerInProcess`: `idle` waits for it to drain, `stats` counts deliveries. */
 export class CampaignInProcessQueue extends Context.Tag("@hookgate/core/CampaignInProcessQueue")<
   CampaignInProcessQueue,
-  InProcessQueue<unknown>
+  InProcessQueue.InProcessQueue<unknown>
 >() {}
 
 /** Campaigns: create, start, pause, resume, status, and the batch consumer. */
@@ -135,7 +135,7 @@ export class Campaigns extends Context.Tag("@hookgate/core/Campaigns")<Campaigns
         let service: CampaignsShape | undefined
         const deadLetters = deadLetterHandler({ alertThreshold: options.deadLetterAlertThreshold ?? 1 })
         const context = yield* Effect.context<Exclude<Needs, CampaignQueue> | Scope.Scope>()
-        const queue = yield* makeInProcessQueue<unknown, never>({
+        const queue = yield* InProcessQueue.make<unknown, never>({
           name: options.name ?? "hookgate-campaigns",
           ...options,
           deadLetter: (delivery) => Effect.asVoid(Effect.provide(deadLetters(delivery), context))

@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect"
 import { campaignBatchMessage } from "./campaign.js"
-import { step } from "../kernel/spans.js"
+import { spanWhenTraced } from "../kernel/spans.js"
 import { CampaignQueue } from "./campaign-queue.js"
 import { CampaignStore } from "./campaign-store.js"
 import { campaignStatus } from "./status.js"
@@ -22,7 +22,7 @@ export const dispatchCampaign = (campaignId: string) =>
       yield* queue.enqueue(open.slice(i, i + QUEUE_BATCH).map((batch) => campaignBatchMessage(campaignId, batch)))
     }
     return open.length
-  }).pipe(step("campaign.dispatch", { campaignId }))
+  }).pipe(spanWhenTraced("campaign.dispatch", { campaignId }))
 
 /**
  * Starts a draft whose recipient list is complete (sealed by its create, batch slots fixed)
@@ -35,7 +35,7 @@ export const startCampaign = (campaignId: string) =>
     yield* transitionCampaign(campaignId, "start")
     yield* dispatchCampaign(campaignId)
     return yield* campaignStatus(campaignId)
-  }).pipe(step("campaign.start", { campaignId }))
+  }).pipe(spanWhenTraced("campaign.start", { campaignId }))
 
 /**
  * Stops new batches from being leased: a delivery that arrives after the pause
@@ -44,7 +44,7 @@ export const startCampaign = (campaignId: string) =>
  */
 export const pauseCampaign = (campaignId: string) =>
   Effect.zipRight(transitionCampaign(campaignId, "pause"), campaignStatus(campaignId)).pipe(
-    step("campaign.pause", { campaignId })
+    spanWhenTraced("campaign.pause", { campaignId })
   )
 
 /** Continues a paused campaign where it stopped: the batches still open are dispatched again. Anything but a paused campaign is refused. */
@@ -53,4 +53,4 @@ export const resumeCampaign = (campaignId: string) =>
     yield* transitionCampaign(campaignId, "resume")
     yield* dispatchCampaign(campaignId)
     return yield* campaignStatus(campaignId)
-  }).pipe(step("campaign.resume", { campaignId }))
+  }).pipe(spanWhenTraced("campaign.resume", { campaignId }))

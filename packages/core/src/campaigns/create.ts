@@ -7,7 +7,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { CampaignId, type CampaignState, CampaignTemplate, Recipient, RecipientOnLine } from "./campaign.js"
-import { step } from "../kernel/spans.js"
+import { spanWhenTraced } from "../kernel/spans.js"
 import { CampaignStore } from "./campaign-store.js"
 import { CampaignExists, InvalidCampaign, InvalidRecipient, RecipientTooLarge } from "./errors.js"
 import { CampaignOptions } from "./options.js"
@@ -126,4 +126,4 @@ export const createCampaign = <E, R>(input: CreateCampaignInput<E, R>) =>
       Effect.onError(() => Effect.ignore(store.discard(id)))
     )
     return yield* campaignStatus(id)
-  }).pipe(step("campaign.create", { campaignId: input.id }))
+  }).pipe(spanWhenTraced("campaign.create", { campaignId: input.id }))

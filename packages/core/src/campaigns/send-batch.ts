@@ -12,10 +12,10 @@ import { closeCircuit, tripCircuit } from "../mail/circuit-actions.js"
 import { leaseTerms, lost, owned, underLease } from "../kernel/lease-protocol.js"
 import { sendWithPolicy } from "../mail/send-policy.js"
 import { type StoreUnavailable } from "../kernel/store-errors.js"
-import { Metrics } from "../observability/metrics.js"
-import { step } from "../kernel/spans.js"
+import * as Metrics from "../observability/Metrics.js"
+import { spanWhenTraced } from "../kernel/spans.js"
 import type { Alert } from "../alerts/alert.js"
-import { attemptAlert, makeAlert, raiseAlert } from "../alerts/raise.js"
+import { attemptAlert, newAlert, raiseAlert } from "../alerts/raise.js"
 import { type BatchMember, CampaignStore, type MemberResult } from "./campaign-store.js"
 import { Mailer, type MailerShape } from "../mail/mailer.js"
 import { RetryPolicy, type RetryPolicyShape } from "../kernel/retry-policy.js"
@@ -154,7 +154,7 @@ const sendMembers = (
       return yield* sendEach(message.campaignId, members, emails, context)
     }
     return members.map((member) => retry(member, batch.left, false))
-  }).pipe(step("campaign.send", { campaignId: message.campaignId, batch: message.batch, size: members.length }))
+  }).pipe(spanWhenTraced("campaign.send", { campaignId: message.campaignId, batch: message.batch, size: members.length }))
 
 /**
  * At the cap a retry becomes a failure, unless the mailer was misconfigured (the
@@ -186,7 +186,7 @@ const alertsFor = (
   const alerts: Array<Alert> = []
   const failed = results.filter((r) => r.outcome === "failed")
   if (context.capped > 0) {
-    alerts.push(makeAlert({
+    alerts.push(newAlert({
       id: `capped:campaign:${campaignId}:${batch}:${token}`,
       kind: "capped",
       orderKey: null,
@@ -194,7 +194,7 @@ const alertsFor = (
         `${context.maxAttempts} attempts and will not get the email; last error: ${failed[0]?.error ?? "unknown"}`
     }, now))
   } else if (failed.length > 0) {
-    alerts.push(makeAlert({
+    alerts.push(newAlert({
       id: `failed:campaign:${campaignId}:${batch}:${token}`,
       kind: "failed",
       orderKey: null,
@@ -205,7 +205,7 @@ const alertsFor = (
   const uncertain = new Set(members.filter((m) => m.uncertain).map((m) => m.seq))
   const doubtful = results.filter((r) => r.outcome === "sent" && uncertain.has(r.seq)).length
   if (doubtful > 0 && !context.mailer.honoursIdempotencyKeys) {
-    alerts.push(makeAlert({
+    alerts.push(newAlert({
       id: `possible_duplicate:campaign:${campaignId}:${batch}:${token}`,
       kind: "possible_duplicate",
       orderKey: null,
@@ -225,7 +225,7 @@ const notePrevented = (campaignId: string, members: number) =>
     if (total >= options.duplicatesAlertThreshold) {
       const now = yield* EpochMillis.now
       const day = new Date(now).toISOString().slice(0, 10)
-      yield* raiseAlert(makeAlert({
+      yield* raiseAlert(newAlert({
         id: `duplicates_spike:campaign:${campaignId}:${day}`,
         kind: "duplicates_spike",
         orderKey: null,
@@ -307,7 +307,7 @@ export const sendCampaignBatch = (
       }), { what: "a campaign batch", annotations: { campaignId, batch } })
   }).pipe(
     Effect.tap((outcome) => Metrics.campaignBatch(outcomeName(outcome))),
-    step("campaign.batch", { campaignId: message.campaignId, batch: message.batch })
+    spanWhenTraced("campaign.batch", { campaignId: message.campaignId, batch: message.batch })
   )
 
 const outcomeName = (outcome: BatchOutcome) =>

@@ -1,7 +1,7 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { CampaignStatus } from "./campaign.js"
-import { Metrics } from "../observability/metrics.js"
+import * as Metrics from "../observability/Metrics.js"
 import { CampaignStore } from "./campaign-store.js"
 import { CampaignNotFound } from "./errors.js"
 import { shownState } from "./transitions.js"

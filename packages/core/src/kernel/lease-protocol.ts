@@ -1,7 +1,7 @@
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
-import { Metrics } from "../observability/metrics.js"
+import * as Metrics from "../observability/Metrics.js"
 import * as EpochMillis from "./EpochMillis.js"
 import { RetryPolicy } from "./retry-policy.js"
 

@@ -58,19 +58,19 @@ export interface RetryPolicyOptions {
  * 3 min, 9 min, … (×3, jittered) capped at 6 h; cap 8; lease 5 min; sweep every 10 min.
  */
 export const makeRetryPolicy = (options: RetryPolicyOptions = {}): RetryPolicyShape => {
-  const leaseFor = Duration.decode(options.leaseFor ?? DEFAULTS.leaseFor)
+  const leaseFor = Duration.decode(options.leaseFor ?? RETRY_DEFAULTS.leaseFor)
   return {
-    inRequest: Schedule.exponential(options.inRequestBase ?? DEFAULTS.inRequestBase, 2).pipe(
+    inRequest: Schedule.exponential(options.inRequestBase ?? RETRY_DEFAULTS.inRequestBase, 2).pipe(
       Schedule.jittered,
       Schedule.intersect(Schedule.recurs(2))
     ),
     maxInRequestWait: Duration.seconds(2),
-    backoff: Schedule.exponential(options.backoffBase ?? DEFAULTS.backoffBase, 3).pipe(Schedule.jittered),
-    maxBackoff: Duration.decode(options.maxBackoff ?? DEFAULTS.maxBackoff),
-    maxAttempts: options.maxAttempts ?? DEFAULTS.maxAttempts,
+    backoff: Schedule.exponential(options.backoffBase ?? RETRY_DEFAULTS.backoffBase, 3).pipe(Schedule.jittered),
+    maxBackoff: Duration.decode(options.maxBackoff ?? RETRY_DEFAULTS.maxBackoff),
+    maxAttempts: options.maxAttempts ?? RETRY_DEFAULTS.maxAttempts,
     leaseFor,
     sendTimeout: options.sendTimeout === undefined ? defaultSendTimeout(leaseFor) : Duration.decode(options.sendTimeout),
-    sweepEvery: Schedule.spaced(options.sweepEvery ?? DEFAULTS.sweepEvery),
+    sweepEvery: Schedule.spaced(options.sweepEvery ?? RETRY_DEFAULTS.sweepEvery),
     leaseMargin: LEASE_MARGIN
   }
 }
@@ -79,7 +79,7 @@ export const makeRetryPolicy = (options: RetryPolicyOptions = {}): RetryPolicySh
 export const LEASE_MARGIN = Duration.seconds(1)
 
 /** The defaults, defined once: every other place reads them from here (or from the policy in context). */
-export const DEFAULTS = {
+export const RETRY_DEFAULTS = {
   maxAttempts: 8,
   leaseFor: Duration.minutes(5),
   sweepEvery: Duration.minutes(10),
@@ -157,11 +157,11 @@ export const retryPolicyConfigError = (problems: ReadonlyArray<RetryPolicyProble
  * after each further failure).
  */
 export const RetryPolicyConfig: Config.Config<RetryPolicyOptions> = Config.all({
-  maxAttempts: Config.integer("HOOKGATE_MAX_ATTEMPTS").pipe(Config.withDefault(DEFAULTS.maxAttempts)),
-  leaseFor: durationConfig("HOOKGATE_LEASE").pipe(Config.withDefault(DEFAULTS.leaseFor)),
-  sweepEvery: durationConfig("HOOKGATE_SWEEP_EVERY").pipe(Config.withDefault(DEFAULTS.sweepEvery)),
+  maxAttempts: Config.integer("HOOKGATE_MAX_ATTEMPTS").pipe(Config.withDefault(RETRY_DEFAULTS.maxAttempts)),
+  leaseFor: durationConfig("HOOKGATE_LEASE").pipe(Config.withDefault(RETRY_DEFAULTS.leaseFor)),
+  sweepEvery: durationConfig("HOOKGATE_SWEEP_EVERY").pipe(Config.withDefault(RETRY_DEFAULTS.sweepEvery)),
   sendTimeout: Config.option(durationConfig("HOOKGATE_SEND_TIMEOUT")),
-  backoffBase: durationConfig("HOOKGATE_RETRY_BACKOFF").pipe(Config.withDefault(DEFAULTS.backoffBase))
+  backoffBase: durationConfig("HOOKGATE_RETRY_BACKOFF").pipe(Config.withDefault(RETRY_DEFAULTS.backoffBase))
 }).pipe(
   Config.mapOrFail(({ sendTimeout, ...rest }) => {
     const options: RetryPolicyOptions = sendTimeout._tag === "Some" ? { ...rest, sendTimeout: sendTimeout.value } : rest
@@ -185,7 +185,7 @@ const defaultPolicy: RetryPolicyShape = makeRetryPolicy()
 /**
  * How senders retry, back off, cap, lease and sweep: `Schedule`s, so tests drive them
  * with `TestClock`. A reference: without a layer every sender follows the defaults
- * (`DEFAULTS`), so no caller needs a fallback of its own.
+ * (`RETRY_DEFAULTS`), so no caller needs a fallback of its own.
  */
 export class RetryPolicy extends Context.Reference<RetryPolicy>()("@hookgate/core/RetryPolicy", {
   defaultValue: () => defaultPolicy

@@ -37,7 +37,7 @@ const exporting = tracingEnabled
  * A span `hookgate.<name>` around a unit of work (a webhook, a delivery, a send).
  * No stack trace capture: it costs an `Error` per span, and the names already say where we are.
  */
-export const step = (name: string, attributes?: Record<string, unknown>) => {
+export const spanWhenTraced = (name: string, attributes?: Record<string, unknown>) => {
   const options = { captureStackTrace: false, ...(attributes ? { attributes } : {}) }
   return <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.withFiberRuntime((fiber) => exporting(fiber) ? Effect.withSpan(effect, `hookgate.${name}`, options) : effect)

@@ -1,5 +1,5 @@
 import * as Effect from "effect/Effect"
-import { makeAlert, raiseAlert } from "../alerts/raise.js"
+import { newAlert, raiseAlert } from "../alerts/raise.js"
 import * as EpochMillis from "../kernel/EpochMillis.js"
 import { MailerCircuit } from "./circuit.js"
 import type { Misconfigured } from "./errors.js"
@@ -40,7 +40,7 @@ export const tripCircuit = (error: Misconfigured) =>
         })
       )
       const day = new Date(now).toISOString().slice(0, 10)
-      yield* raiseAlert(makeAlert({
+      yield* raiseAlert(newAlert({
         id: `mailer_misconfigured:${error.mailer}:${error.code}:${day}`,
         kind: "mailer_misconfigured",
         orderKey: null,

@@ -2,7 +2,7 @@ import { createHash, createHmac, createSecretKey, type KeyObject, timingSafeEqua
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { Digest, type DigestService } from "../kernel/digest.js"
-import { Hmac, type HmacKey, type HmacService, makeHmacKey } from "../providers/hmac.js"
+import { Hmac, type HmacKey, type HmacService, newHmacKey } from "../providers/hmac.js"
 
 /**
  * HMAC-SHA256 on node:crypto: `createHmac` over a `KeyObject` made once per
@@ -22,7 +22,7 @@ const equals = (a: Uint8Array, b: Uint8Array): boolean => a.byteLength === b.byt
 
 const importKey = (secret: Uint8Array): HmacKey => {
   const signSync = sign(createSecretKey(secret))
-  return makeHmacKey({
+  return newHmacKey({
     implementation: "node:crypto",
     sign: (parts) => Effect.sync(() => signSync(parts)),
     signSync,

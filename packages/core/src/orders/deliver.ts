@@ -5,7 +5,7 @@ import { leaseTerms } from "../kernel/lease-protocol.js"
 import { RetryPolicy } from "../kernel/retry-policy.js"
 import { Outcome } from "./outcome.js"
 import { sendLeased } from "./send-leased.js"
-import { step } from "../kernel/spans.js"
+import { spanWhenTraced } from "../kernel/spans.js"
 
 /**
  * One delivery attempt of a stored order, for the sweep and for operators:
@@ -24,4 +24,4 @@ export const deliver = (orderKey: string, options: { readonly dueOnly: boolean }
     return Option.isSome(leased)
       ? yield* sendLeased(leased.value)
       : Outcome.Skipped({ orderKey })
-  }).pipe(step("deliver", { orderKey }))
+  }).pipe(spanWhenTraced("deliver", { orderKey }))

@@ -8,9 +8,9 @@ import type { VerifiedEvent, WebhookRequest } from "../providers/webhook.js"
 import { OrderConflict } from "./errors.js"
 import { StoreUnavailable } from "../kernel/store-errors.js"
 import { type MalformedPayload, Unfulfillable } from "../providers/errors.js"
-import { makeAlert, raiseAlert } from "../alerts/raise.js"
-import { Metrics } from "../observability/metrics.js"
-import { annotateStep, step, stepEvent } from "../kernel/spans.js"
+import { newAlert, raiseAlert } from "../alerts/raise.js"
+import * as Metrics from "../observability/Metrics.js"
+import { annotateStep, spanWhenTraced, stepEvent } from "../kernel/spans.js"
 import { Lease } from "./lease.js"
 import { OrderStore } from "./order-store.js"
 import { Providers, type WebhookProvider } from "../providers/providers.js"
@@ -55,7 +55,7 @@ const keepUnfulfillable = (event: VerifiedEvent) => (error: MalformedPayload) =>
     yield* Effect.logError("a verified paying event could not be turned into an order").pipe(
       Effect.annotateLogs({ provider: event.provider, eventId: event.id, objectId, outcome, detail: error.detail })
     )
-    yield* raiseAlert(makeAlert({
+    yield* raiseAlert(newAlert({
       id: `unfulfillable:${event.provider}:${event.id}`,
       kind: "unfulfillable",
       orderKey: null,
@@ -175,5 +175,5 @@ export const receive = (providerName: string, request: WebhookRequest) =>
       onSuccess: (outcome) => Effect.zipRight(annotateStep({ outcome: outcome._tag }), Metrics.webhook(providerName, outcome._tag)),
       onFailure: (error) => Effect.zipRight(annotateStep({ outcome: error._tag }), Metrics.webhook(providerName, error._tag))
     }),
-    step("receive", { provider: providerName })
+    spanWhenTraced("receive", { provider: providerName })
   )

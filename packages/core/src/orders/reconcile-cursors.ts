@@ -1,5 +1,6 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { StoreUnavailable } from "../kernel/store-errors.js"
 
@@ -56,10 +57,19 @@ export class ReconcileCursors extends Context.Reference<ReconcileCursors>()("@ho
     alerted: () => Effect.succeed(new Set<string>()),
     recordAlerted: () => Effect.void
   })
-}) {}
+}) {
+  /** In-memory cursors (tests, one process): a fresh set per call. */
+  static makeMemory(): Effect.Effect<ReconcileCursorsShape> {
+    return Effect.sync(memoryCursors)
+  }
 
-/** In-memory cursors (tests, one process). */
-export const makeMemoryCursors = (): ReconcileCursorsShape => {
+  /** In-memory cursors as the layer's `ReconcileCursors`, fresh each time the layer is built. */
+  static layerMemory(): Layer.Layer<ReconcileCursors> {
+    return Layer.effect(ReconcileCursors, ReconcileCursors.makeMemory())
+  }
+}
+
+const memoryCursors = (): ReconcileCursorsShape => {
   const cursors = new Map<string, number>()
   const positions = new Map<string, ReconcilePosition>()
   const named = new Set<string>()

@@ -1,11 +1,11 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import { makeAlert, raiseAlert } from "../alerts/raise.js"
+import { newAlert, raiseAlert } from "../alerts/raise.js"
 import { sha256Hex } from "../kernel/digest.js"
 import * as EpochMillis from "../kernel/EpochMillis.js"
-import { step } from "../kernel/spans.js"
-import { Metrics } from "../observability/metrics.js"
+import { spanWhenTraced } from "../kernel/spans.js"
+import * as Metrics from "../observability/Metrics.js"
 import type { DetectOnly, ListedPayment, ReconcileError } from "../providers/reconcile.js"
 import { OrderStore } from "./order-store.js"
 import { ReconcileCursors } from "./reconcile-cursors.js"
@@ -49,7 +49,7 @@ const alertOwner = (provider: string, source: DetectOnly, orders: ReadonlyArray<
     })
     const keys = orders.map((p) => p.orderKey)
     const n = orders.length
-    yield* raiseAlert(makeAlert({
+    yield* raiseAlert(newAlert({
       id: `orders_unsendable:${provider}:${yield* sha256Hex(keys.join("\n"))}`,
       kind: "orders_unsendable",
       orderKey: n === 1 ? keys[0]! : null,
@@ -119,4 +119,4 @@ export const reconcileDetectOnly = (provider: string, source: DetectOnly, option
       cursor: Option.getOrNull(yield* cursors.get(provider)),
       error
     })
-  }).pipe(step("reconcile", { provider }))
+  }).pipe(spanWhenTraced("reconcile", { provider }))

@@ -3,12 +3,12 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { makeAlert, raiseAlert } from "../alerts/raise.js"
+import { newAlert, raiseAlert } from "../alerts/raise.js"
 import * as EpochMillis from "../kernel/EpochMillis.js"
 import { fulfilmentHash } from "../kernel/fulfilment.js"
 import { leaseTermsFrom } from "../kernel/lease-protocol.js"
-import { step } from "../kernel/spans.js"
-import { Metrics } from "../observability/metrics.js"
+import { spanWhenTraced } from "../kernel/spans.js"
+import * as Metrics from "../observability/Metrics.js"
 import { Providers, type WebhookProvider } from "../providers/providers.js"
 import type { PulledEvent, ReconcileError, ReconcileSource } from "../providers/reconcile.js"
 import { NewOrder } from "./order.js"
@@ -173,7 +173,7 @@ const reconcileProvider = (provider: WebhookProvider, source: ReconcileSource, o
       cursor: Option.getOrNull(cursor),
       error
     })
-  }).pipe(step("reconcile", { provider: provider.name }))
+  }).pipe(spanWhenTraced("reconcile", { provider: provider.name }))
 
 /**
  * Reconciliation: every mounted provider that can list its paid objects
@@ -211,7 +211,7 @@ export const reconcile = (options: ReconcileOptions = {}) =>
       const now = yield* EpochMillis.now
       const count = report.newOrders
       const where = summaries.filter((s) => s.new > 0).map((s) => `${s.provider}: ${s.new}`).join(", ")
-      yield* raiseAlert(makeAlert({
+      yield* raiseAlert(newAlert({
         id: `webhooks_missing:${now}:${where}`,
         kind: "webhooks_missing",
         orderKey: null,

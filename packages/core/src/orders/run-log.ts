@@ -1,5 +1,6 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as EpochMillis from "../kernel/EpochMillis.js"
 import type { StoreUnavailable } from "../kernel/store-errors.js"
@@ -32,10 +33,19 @@ export interface RunLogShape {
  */
 export class RunLog extends Context.Reference<RunLog>()("@hookgate/core/RunLog", {
   defaultValue: (): RunLogShape => ({ record: () => Effect.void, last: Effect.succeed([]) })
-}) {}
+}) {
+  /** An in-memory run log (tests, one process): a fresh one per call. */
+  static makeMemory(): Effect.Effect<RunLogShape> {
+    return Effect.sync(memoryRunLog)
+  }
 
-/** An in-memory run log (tests, one process). */
-export const makeMemoryRunLog = (): RunLogShape => {
+  /** An in-memory run log as the layer's `RunLog`, fresh each time the layer is built. */
+  static layerMemory(): Layer.Layer<RunLog> {
+    return Layer.effect(RunLog, RunLog.makeMemory())
+  }
+}
+
+const memoryRunLog = (): RunLogShape => {
   const runs = new Map<RunKind, StoredRun>()
   return {
     record: (run) =>

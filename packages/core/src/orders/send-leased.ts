@@ -3,11 +3,11 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
-import { attemptAlert, makeAlert, raiseAlert } from "../alerts/raise.js"
+import { attemptAlert, newAlert, raiseAlert } from "../alerts/raise.js"
 import * as EpochMillis from "../kernel/EpochMillis.js"
 import { type LeaseSubject, lost, owned, underLease } from "../kernel/lease-protocol.js"
 import { backoffDelay, RetryPolicy } from "../kernel/retry-policy.js"
-import { step, stepEvent } from "../kernel/spans.js"
+import { spanWhenTraced, stepEvent } from "../kernel/spans.js"
 import { MailerCircuit } from "../mail/circuit.js"
 import { closeCircuit, tripCircuit } from "../mail/circuit-actions.js"
 import { headerProblem, SendReceipt } from "../mail/email.js"
@@ -15,7 +15,7 @@ import { type MailerError, type Misconfigured, Rejected, retryAfterOf, Unknown }
 import { orderIdempotencyKey } from "../mail/idempotency-key.js"
 import { Mailer } from "../mail/mailer.js"
 import { boundSend, retryTransient } from "../mail/send-policy.js"
-import { Metrics } from "../observability/metrics.js"
+import * as Metrics from "../observability/Metrics.js"
 import { type AttemptNote, attemptDetail } from "./attempt.js"
 import type { Leased } from "./lease.js"
 import { Lease } from "./lease.js"
@@ -67,7 +67,7 @@ export const sendLeased = (leased: Leased) =>
       }),
       // The send policy's bound covers the rendering too.
       boundSend(policy, mailer),
-      step("send", { orderKey: leased.order.key, mailer: mailer.name })
+      spanWhenTraced("send", { orderKey: leased.order.key, mailer: mailer.name })
     )
 
     return yield* underLease(attempt, (exit) =>
@@ -161,7 +161,7 @@ const recordSent = (leased: Leased, receipt: SendReceipt, mailerHonoursKeys: boo
     if (Option.isNone(completed.right)) return yield* noteLost(leased, attempt, now, sent)
     if (completed.right.value.possibleDuplicate) {
       yield* Metrics.possibleDuplicate
-      yield* raiseAlert(makeAlert({
+      yield* raiseAlert(newAlert({
         id: `possible_duplicate:${key}:${leased.token}`,
         kind: "possible_duplicate",
         orderKey: key,
@@ -220,7 +220,7 @@ const recordCountedFailure = (leased: Leased, error: Exclude<MailerError, Miscon
     // The lease holder knows the count: nobody else changes the row while it holds it.
     const uncertainAttempts = leased.order.uncertainAttempts + (error._tag === "Unknown" ? 1 : 0)
     const reached = mayHaveReached(uncertainAttempts, mailerHonoursKeys)
-    const alert = status === "pending" ? Option.none() : Option.some(makeAlert({
+    const alert = status === "pending" ? Option.none() : Option.some(newAlert({
       id: `${status}:${key}:${leased.token}`,
       kind: status,
       orderKey: key,
@@ -244,7 +244,7 @@ const recordCountedFailure = (leased: Leased, error: Exclude<MailerError, Miscon
     if (Option.isSome(alert)) yield* attemptAlert(alert.value)
     if (error._tag === "Transient" && error.alert === true) {
       const day = new Date(now).toISOString().slice(0, 10)
-      yield* raiseAlert(makeAlert({
+      yield* raiseAlert(newAlert({
         id: `mailer_quota:${error.mailer}:${day}`,
         kind: "mailer_quota",
         orderKey: null,

@@ -5,7 +5,7 @@ import * as Schema from "effect/Schema"
 import { OrderStore } from "./order-store.js"
 import { RetryPolicy } from "../kernel/retry-policy.js"
 import { deliver } from "./deliver.js"
-import { step } from "../kernel/spans.js"
+import { spanWhenTraced } from "../kernel/spans.js"
 import { MailerCircuit } from "../mail/circuit.js"
 import { retryDueAlerts } from "../alerts/retry-due.js"
 import { recordRun } from "./run-log.js"
@@ -115,7 +115,7 @@ export const sweep = (options: SweepOptions = {}) =>
     // Kept as the last sweep (the console's overview), whoever ran it: the sweeper, the CLI, the cron.
     yield* recordRun("sweep", started, SweepReport, report)
     return report
-  }).pipe(step("sweep"))
+  }).pipe(spanWhenTraced("sweep"))
 
 /** Sweeps forever on the policy's cadence; a failed sweep is logged and the next one runs. */
 export const runSweeper = (options: SweepOptions = {}) =>

@@ -42,7 +42,7 @@ export interface HmacService {
 }
 
 /** Makes an `HmacKey` from an implementation's parts (for an implementation of `HmacService`). */
-export const makeHmacKey = (parts: Omit<HmacKey, HmacKeyTypeId>): HmacKey => ({ [HmacKeyTypeId]: HmacKeyTypeId, ...parts })
+export const newHmacKey = (parts: Omit<HmacKey, HmacKeyTypeId>): HmacKey => ({ [HmacKeyTypeId]: HmacKeyTypeId, ...parts })
 
 // Web Crypto's key type, named without the DOM lib's `CryptoKey`.
 type WebCryptoKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>
@@ -51,7 +51,7 @@ type WebCryptoKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>
 const buffer = (bytes: Uint8Array) => bytes as Uint8Array<ArrayBuffer>
 
 const webCryptoKey = (key: WebCryptoKey): HmacKey =>
-  makeHmacKey({
+  newHmacKey({
     implementation: "web-crypto",
     sign: (parts) =>
       Effect.promise(() => crypto.subtle.sign("HMAC", key, buffer(concat(parts))).then((mac) => new Uint8Array(mac))),

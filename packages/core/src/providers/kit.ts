@@ -5,13 +5,9 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Layer from "effect/Layer"
 import type * as Schema from "effect/Schema"
-import { MalformedPayload, SignatureError } from "./errors.js"
-import { eitherDecoderFor, parseJsonEither } from "./payload.js"
 import { Providers, type WebhookProvider } from "./providers.js"
-import { importSecretKeys, secretList, type Secrets, secretsFrom, type SecretsInput, utf8SecretBytes } from "./secrets.js"
-import { anyKeyMatches, anyKeyMatchesSync } from "./signatures.js"
-import { timestampProblem } from "./timestamp.js"
-import { VerifiedEvent, type WebhookRequest } from "./webhook.js"
+import { type Secrets, secretsFrom, type SecretsInput } from "./secrets.js"
+import type { WebhookRequest } from "./webhook.js"
 
 /** What a signature header parses to: the given MACs, and what else the scheme signs. */
 export interface SignatureParts {
@@ -49,7 +45,7 @@ export interface SecretKeyFormat {
   readonly unusable: string
 }
 
-/** The parts of a provider plugin; `makeProvider` owns the order of the checks. */
+/** The parts of a provider plugin; `ProviderKit.make` owns the order of the checks. */
 export interface ProviderSpec<P extends SignatureParts, E extends Envelope, I> {
   /** The `:provider` path segment and order key prefix. */
   readonly name: string
@@ -75,87 +71,6 @@ export interface ProviderSpec<P extends SignatureParts, E extends Envelope, I> {
 
 /** The timestamp window when a provider's options name none: five minutes, as Stripe and the Standard Webhooks spec use. */
 export const DEFAULT_TOLERANCE: Duration.Duration = Duration.minutes(5)
-
-const UTF8_SECRET: SecretKeyFormat = { bytes: utf8SecretBytes, unusable: "empty" }
-
-/**
- * Makes a `WebhookProvider` from its parts. Each secret's key is imported here,
- * once, with the `Hmac` in context (Web Crypto unless a layer such as
- * `NodeHmac.layer()` selects another). `verify` then runs, in this order: parse
- * the header (`SignatureError` `missing_header` / `malformed_header`) → MAC of
- * the signed content under each key, newest first, compared in constant time
- * (`no_matching_signature`) → the timestamp window, when the scheme signs one
- * (`timestamp_too_old` / `timestamp_in_future`; after the MAC, so an unsigned
- * request learns nothing of the window) → the body as UTF-8 JSON → the envelope
- * schema (`MalformedPayload`; it must decode synchronously) → a `VerifiedEvent`.
- * With keys that sign synchronously (node:crypto) the whole check is one step
- * that never suspends the fiber.
- */
-export const makeProvider = <P extends SignatureParts, E extends Envelope, I>(
-  spec: ProviderSpec<P, E, I>
-): Effect.Effect<WebhookProvider> =>
-  Effect.gen(function*() {
-    const name = spec.name
-    const format = spec.secretFormat ?? UTF8_SECRET
-    const keys = yield* importSecretKeys(name, secretList(spec.secrets), format.bytes, format.unusable)
-    const toleranceSeconds = Duration.toSeconds(Duration.decode(spec.tolerance ?? DEFAULT_TOLERANCE))
-    const decodeEnvelope = eitherDecoderFor(name, "event", spec.envelope)
-    const noMatch = () =>
-      Effect.fail(
-        new SignatureError({
-          provider: name,
-          reason: "no_matching_signature",
-          detail: "no signature matches the signed content under any configured secret"
-        })
-      )
-
-    // What follows a matching MAC, all synchronous: the window, JSON, the envelope.
-    const accept = (parts: P, request: WebhookRequest, nowMillis: number): Effect.Effect<VerifiedEvent, SignatureError | MalformedPayload> => {
-      if (parts.timestamp !== undefined) {
-        const problem = timestampProblem(name, parts.timestamp, toleranceSeconds, nowMillis)
-        if (problem !== undefined) return Effect.fail(problem)
-      }
-      const payload = parseJsonEither(name, request.body)
-      if (Either.isLeft(payload)) return Effect.fail(payload.left)
-      const envelope = decodeEnvelope(payload.right)
-      if (Either.isLeft(envelope)) return Effect.fail(envelope.left)
-      const id = parts.id ?? envelope.right.id
-      if (id === undefined) return Effect.fail(new MalformedPayload({ provider: name, detail: "event: no event id" }))
-      // Every field was just checked: no second validation in the constructor.
-      return Effect.succeed(new VerifiedEvent({ provider: name, id, type: envelope.right.type, payload: payload.right }, true))
-    }
-    const acceptNow = (parts: P, request: WebhookRequest) =>
-      Effect.clockWith((clock) => accept(parts, request, clock.unsafeCurrentTimeMillis()))
-
-    const verify: WebhookProvider["verify"] = keys.every((key) => key.signSync !== undefined)
-      ? (request) =>
-        Effect.clockWith((clock) => {
-          const parsed = spec.parseSignature(request)
-          if (Either.isLeft(parsed)) return Effect.fail(new SignatureError({ provider: name, ...parsed.left }))
-          const parts = parsed.right
-          return anyKeyMatchesSync(keys, spec.signedContent(parts, request), parts.signatures)
-            ? accept(parts, request, clock.unsafeCurrentTimeMillis())
-            : noMatch()
-        })
-      : (request) =>
-        Effect.suspend(() => {
-          const parsed = spec.parseSignature(request)
-          if (Either.isLeft(parsed)) return Effect.fail(new SignatureError({ provider: name, ...parsed.left }))
-          const parts = parsed.right
-          return Effect.flatMap(
-            anyKeyMatches(keys, spec.signedContent(parts, request), parts.signatures),
-            (matched) => (matched ? acceptNow(parts, request) : noMatch())
-          )
-        })
-
-    return {
-      name,
-      verify,
-      fulfilment: spec.fulfilment,
-      ...(spec.orderKeyOf === undefined ? {} : { orderKeyOf: spec.orderKeyOf }),
-      ...(spec.reconcile === undefined ? {} : { reconcile: spec.reconcile })
-    }
-  })
 
 /**
  * A provider package's `layerConfig` options: its `make` options with the

@@ -59,7 +59,7 @@ export interface ProvidersRegistry {
 /**
  * What `Providers.layer` mounts: a provider's layer (`Stripe.layerConfig()`,
  * `Creem.layer(options)`, `mountWhenSet(…)`), or a provider being made
- * (`Stripe.make(options)`, `makeTestProvider(options)`).
+ * (`Stripe.make(options)`, `TestProvider.make(options)` of `@hookgate/testing`).
  */
 export type ProviderSource<E, R> = Layer.Layer<never, E, R> | Effect.Effect<WebhookProvider, E, R>
 

@@ -20,7 +20,7 @@ export interface OnceHandlerOptions<S, A, E, R> extends OnceOptions {
  * `Ack` when the effect ran and was recorded, or had already run; `Retry` when it is running
  * elsewhere (no later than that lease's end) or failed (after the RetryPolicy's backoff).
  */
-export const onceHandler = <S, A, E, R>(options: OnceHandlerOptions<S, A, E, R>) => {
+export const handler = <S, A, E, R>(options: OnceHandlerOptions<S, A, E, R>) => {
   const decode = Schema.decodeUnknownEither(options.schema)
   return (delivery: Delivery) =>
     Effect.gen(function*() {

@@ -1,9 +1,9 @@
 import * as EpochMillis from "../kernel/EpochMillis.js"
 import * as Effect from "effect/Effect"
 import { DeadLetter } from "./message.js"
-import { Metrics } from "../observability/metrics.js"
-import { step } from "../kernel/spans.js"
-import { makeAlert, raiseAlert } from "../alerts/raise.js"
+import * as Metrics from "../observability/Metrics.js"
+import { spanWhenTraced } from "../kernel/spans.js"
+import { newAlert, raiseAlert } from "../alerts/raise.js"
 import { DeadLetterStore } from "./dead-letters.js"
 import { Decision, type Delivery, retryDelay } from "./delivery.js"
 
@@ -43,7 +43,7 @@ export const keepDeadLetter = (delivery: Delivery, options: DeadLetterOptions = 
     const threshold = options.alertThreshold ?? 1
     if (count >= threshold) {
       const day = new Date(now).toISOString().slice(0, 10)
-      yield* raiseAlert(makeAlert({
+      yield* raiseAlert(newAlert({
         id: `dead_letter:${delivery.queue}:${day}`,
         kind: "dead_letter",
         orderKey: null,
@@ -52,7 +52,7 @@ export const keepDeadLetter = (delivery: Delivery, options: DeadLetterOptions = 
       }, now))
     }
     return count
-  }).pipe(step("dead_letter", { queue: delivery.queue }))
+  }).pipe(spanWhenTraced("dead_letter", { queue: delivery.queue }))
 
 /**
  * The consumer of a dead-letter queue: keeps each message and acknowledges it

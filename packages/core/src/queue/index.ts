@@ -5,9 +5,6 @@
  * in-process queue) hands to a handler and acts on; messages given up are kept
  * in the `DeadLetterStore`.
  */
-import { onceHandler } from "./consume.js"
-import { once } from "./once.js"
-
 export type { OnceHandlerOptions } from "./consume.js"
 export * from "./message.js"
 export * from "./message-ledger.js"
@@ -15,18 +12,9 @@ export * from "./dead-letters.js"
 export { deadLetterHandler, type DeadLetterOptions } from "./dead-letter.js"
 export { Decision, delaySeconds, type Delivery } from "./delivery.js"
 export { QueueUnavailable, UnreadableMessage } from "./errors.js"
-export {
-  type InProcessQueue,
-  type InProcessQueueOptions,
-  type InProcessQueueStats,
-  makeInProcessQueue
-} from "./in-process-queue.js"
+/** A queue in the process with Cloudflare Queues' semantics: `InProcessQueue.make(options, handler)`. */
+export * as InProcessQueue from "./InProcessQueue.js"
 export { type OnceOptions, OnceResult, OnceTimeout } from "./once.js"
+/** `Consumer.once(key, effect)` and `Consumer.handler({ schema, key, handle })`. */
+export * as Consumer from "./Consumer.js"
 
-/**
- * Queue consumers that act once per message key:
- * - `Consumer.once(key, effect)` runs `effect` once per key (lease, run, record);
- * - `Consumer.handler({ schema, key, handle })` is a queue handler built on it that
- *   acknowledges last and retries with the RetryPolicy's backoff.
- */
-export const Consumer = { once, handler: onceHandler } as const

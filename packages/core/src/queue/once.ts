@@ -5,8 +5,8 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
-import { Metrics } from "../observability/metrics.js"
-import { step } from "../kernel/spans.js"
+import * as Metrics from "../observability/Metrics.js"
+import { spanWhenTraced } from "../kernel/spans.js"
 import { MessageLedger } from "./message-ledger.js"
 import { leaseTerms, lost, owned, underLease } from "../kernel/lease-protocol.js"
 import { RetryPolicy } from "../kernel/retry-policy.js"
@@ -101,7 +101,7 @@ export const once = <A, E, R>(messageKey: string, effect: Effect.Effect<A, E, R>
       { what: "a message's effect", annotations: { messageKey } }
     )
     return yield* Exit.map(ended, (value) => OnceResult.Ran({ value }) as OnceResult<A>)
-  }).pipe(step("once", { messageKey }))
+  }).pipe(spanWhenTraced("once", { messageKey }))
 
 const recordComplete = <A, E>(key: string, token: string, exit: Exit.Success<A, E>) =>
   Effect.gen(function*() {

@@ -8,7 +8,7 @@ import { OrderStore, receive, RetryPolicy, sweep } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import { type MailerError, Mailer, OutgoingEmail } from "@hookgate/core/mail"
 import { Providers, WebhookRequest } from "@hookgate/core/providers"
-import { layerMemoryStore, layerTestRenderer, makeTestProvider, RecordingAlerter } from "@hookgate/testing"
+import { MemoryStore, RecordingAlerter, TestProvider, TestRenderer } from "@hookgate/testing"
 import { Duration, Effect, Layer, ManagedRuntime, Redacted, Schema } from "effect"
 import { type EmailMessageLike, type EmailSendingMessage, layer as cloudflareEmail, type SendEmailBinding } from "../../src/CloudflareEmail.js"
 
@@ -62,11 +62,11 @@ const runtimes = new Map<Mode, ReturnType<typeof makeRuntime>>()
 const makeRuntime = (mode: Mode, env: Env) =>
   ManagedRuntime.make(
     Layer.mergeAll(
-      layerMemoryStore,
+      MemoryStore.layer,
       mailerFor(mode, env),
       RecordingAlerter.layer(),
-      Providers.layer(makeTestProvider({ secret: Redacted.make(env.SECRET) })),
-      layerTestRenderer,
+      Providers.layer(TestProvider.make({ secret: Redacted.make(env.SECRET) })),
+      TestRenderer.layer,
       RetryPolicy.layer({ inRequestBase: 0, backoffBase: "10 millis" })
     )
   )

@@ -3,15 +3,6 @@ import { MailerCircuit } from "@hookgate/core/mail"
 import { type Duration, Effect, Layer, Schedule } from "effect"
 
 /**
- * The gateway's campaigns: `Campaigns` on the in-process queue, its consumers
- * running in the server process (a batch at a time per consumer, two consumers).
- * A batch held because the mailer is misconfigured is acknowledged: the watcher
- * dispatches it again once the breaker lets a probe through, so a long outage
- * leaves no dead letters.
- */
-export const layerGatewayCampaigns = Campaigns.layerInProcess({ name: "hookgate-campaigns", concurrency: 2, ackHeld: true })
-
-/**
  * Sends the open batches of running campaigns whenever the in-process queue is
  * idle: on start (the queue lives in memory, so a restart lost its messages)
  * and after `hookgate campaigns start|resume` ran in another process. Extra

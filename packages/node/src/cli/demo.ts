@@ -8,7 +8,7 @@ import { mkdtemp, readdir } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DEV_SETTINGS, GatewayConfig } from "../config/gateway-config.js"
-import { makeOutboxMailer } from "../mailer/outbox-mailer.js"
+import * as OutboxMailer from "../mailer/OutboxMailer.js"
 import { gatewayServer, serverUrl } from "../server.js"
 import { table } from "./print.js"
 import { PROVIDER_SECRETS, type ProviderName } from "../gateway-layer.js"
@@ -50,7 +50,7 @@ export const demoCommand = Command.make("demo", {}, () =>
     // The outbox, except that one order's sends fail while the "mail server" is down.
     const down = yield* Ref.make(true)
     const failingKey = "hookgate/order/stripe:cs_test_demo-stripe-1"
-    const base = makeOutboxMailer(outbox)
+    const base = yield* OutboxMailer.make(outbox)
     const mailer = Layer.succeed(Mailer, {
       ...base,
       send: (email, options) =>

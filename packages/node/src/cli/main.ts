@@ -12,7 +12,7 @@ import { serveCommand } from "./serve.js"
 import { statsCommand } from "./stats.js"
 import { sweepCommand } from "./sweep.js"
 
-export const hookgate = Command.make("hookgate").pipe(
+export const hookgateCommand = Command.make("hookgate").pipe(
   Command.withDescription("payment webhooks into emails that go out once"),
   Command.withSubcommands([
     serveCommand,
@@ -29,4 +29,4 @@ export const hookgate = Command.make("hookgate").pipe(
   ])
 )
 
-export const cli = Command.run(hookgate, { name: "hookgate", version: VERSION })
+export const cli = Command.run(hookgateCommand, { name: "hookgate", version: VERSION })

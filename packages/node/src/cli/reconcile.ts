@@ -2,7 +2,8 @@ import { Command, Options } from "@effect/cli"
 import { parseDuration, reconcile, type ReconcileReport } from "@hookgate/core"
 import { Console, Effect, Option } from "effect"
 import { GatewayConfig } from "../config/gateway-config.js"
-import { describeMailer, layerGateway } from "../gateway-layer.js"
+import { describeMailer } from "../gateway-layer.js"
+import * as Gateway from "../Gateway.js"
 import { logReport, reconcilingProviders } from "../reconcile.js"
 import { table } from "./print.js"
 import { OperatorRefusal } from "./refusal.js"
@@ -64,7 +65,7 @@ export const reconcileCommand = Command.make("reconcile", { since, dryRun }, ({ 
     const report = yield* reconcile({
       dryRun,
       ...Option.match(Option.flatMap(window, (w) => w.duration), { onNone: () => ({}), onSome: (d) => ({ since: d }) })
-    }).pipe(Effect.tap(logReport), Effect.provide(layerGateway(config)))
+    }).pipe(Effect.tap(logReport), Effect.provide(Gateway.layer(config)))
     yield* printReconcileReport(report)
     const failed = report.providers.filter((p) => p.error !== null)
     if (failed.length > 0) {

@@ -12,12 +12,13 @@ import { AlertStore } from "@hookgate/core/alerts"
 import { campaignBatchMessage, CampaignInProcessQueue, CampaignOptions, Campaigns, CampaignStore, renderCampaignEmail } from "@hookgate/core/campaigns"
 import { campaignBatchKey, campaignRecipientKey, Mailer } from "@hookgate/core/mail"
 import { RecordingAlerter } from "../recording-alerter.js"
-import { MailerSteps, ScriptedMailer, type ScriptedMailerOptions } from "../scripted-mailer.js"
+import { ScriptedMailer, type ScriptedMailerOptions } from "../scripted-mailer.js"
 import { recipients, TEMPLATE } from "./campaign-store-conformance.js"
 import type { LedgerServices } from "./ledger-services.js"
 import { realPause } from "../fixtures.js"
 import { campaignCircuitCases } from "./campaign-circuit-behaviours.js"
 import { campaignSealedCases } from "./campaign-sealed-behaviours.js"
+import * as MailerSteps from "../MailerSteps.js"
 
 
 /** Polls (in real time) until `check` holds, for up to about ten seconds. */

@@ -11,9 +11,10 @@ import { RetryPolicy } from "@hookgate/core"
 import { campaignBatchMessage, CampaignQueue, Campaigns, CampaignStore } from "@hookgate/core/campaigns"
 import { MailerCircuit } from "@hookgate/core/mail"
 import { RecordingAlerter } from "../recording-alerter.js"
-import { MailerSteps, ScriptedMailer } from "../scripted-mailer.js"
+import { ScriptedMailer } from "../scripted-mailer.js"
 import { recipients, TEMPLATE } from "./campaign-store-conformance.js"
 import type { LedgerServices } from "./ledger-services.js"
+import * as MailerSteps from "../MailerSteps.js"
 
 const PROBE = 60_000
 const calls = (batch: boolean) => (batch ? 1 : 4)

@@ -11,14 +11,15 @@ import { AlertStore } from "@hookgate/core/alerts"
 import { CampaignStore, createCampaign } from "@hookgate/core/campaigns"
 import { Consumer, DeadLetter, DeadLetterStore, MessageLedger } from "@hookgate/core/queue"
 import { newOrder, realPause, TEST_SECRET } from "../fixtures.js"
-import { layerTestPipeline } from "../pipeline.js"
-import { MailerSteps } from "../scripted-mailer.js"
-import { makeTestProvider, paidEvent, signTestRequest } from "../test-provider.js"
+import * as MailerSteps from "../MailerSteps.js"
+import { paidEvent, signTestRequest } from "../test-provider.js"
+import * as TestPipeline from "../TestPipeline.js"
+import * as TestProvider from "../TestProvider.js"
 import { recipients, TEMPLATE } from "./campaign-store-conformance.js"
 import type { LedgerServices } from "./ledger-services.js"
 
 type Services = OrderStore | Lease | AlertStore | LedgerServices
-type Pipeline = Layer.Layer.Success<ReturnType<typeof layerTestPipeline>>
+type Pipeline = Layer.Layer.Success<ReturnType<typeof TestPipeline.layer>>
 
 /** Half a millisecond past a whole one: what a `TestClock` moved by a fraction, or a jittered delay, gives. */
 const FRACTIONAL = 1_700_000_000_000.5
@@ -48,9 +49,9 @@ export const epochMillisConformance = <R = never>(
     const test = <E>(title: string, body: Effect.Effect<void, E, Services | Pipeline | R>) =>
       it.effect(title, () => {
         const store = makeLayer()
-        const pipeline = layerTestPipeline({
+        const pipeline = TestPipeline.layer({
           store,
-          providers: [makeTestProvider({ secret: TEST_SECRET })],
+          providers: [TestProvider.make({ secret: TEST_SECRET })],
           mailer: { otherwise: MailerSteps.transient() },
           alerterFails: true,
           policy: { inRequestBase: "100 millis", maxAttempts: 2 }

@@ -12,10 +12,12 @@ import { AlertStore } from "@hookgate/core/alerts"
 import { WebhookRequest } from "@hookgate/core/providers"
 import { withStoreFaults, type StoreFaults } from "../faults.js"
 import { RecordingAlerter } from "../recording-alerter.js"
-import { layerTestPipeline } from "../pipeline.js"
-import { MailerSteps, ScriptedMailer, type ScriptedMailerOptions } from "../scripted-mailer.js"
-import { makeTestProvider, paidEvent, signTestRequest } from "../test-provider.js"
+import { ScriptedMailer, type ScriptedMailerOptions } from "../scripted-mailer.js"
+import { paidEvent, signTestRequest } from "../test-provider.js"
 import { eventually, TEST_SECRET } from "../fixtures.js"
+import * as TestProvider from "../TestProvider.js"
+import * as TestPipeline from "../TestPipeline.js"
+import * as MailerSteps from "../MailerSteps.js"
 
 type StoreLayer = Layer.Layer<OrderStore | Lease | AlertStore, unknown>
 
@@ -33,9 +35,9 @@ export interface Scenario {
 export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
   describe(`pipeline behaviours: ${name}`, () => {
     const environment = (scenario: Scenario) =>
-      layerTestPipeline({
+      TestPipeline.layer({
         store: scenario.faults ? withStoreFaults(makeLayer(), scenario.faults) : makeLayer(),
-        providers: [makeTestProvider({ secret: TEST_SECRET })],
+        providers: [TestProvider.make({ secret: TEST_SECRET })],
         ...(scenario.mailer ? { mailer: scenario.mailer } : {}),
         alerterFails: scenario.alerterFails ?? false,
         ...(scenario.policy ? { policy: scenario.policy } : {})
@@ -124,7 +126,7 @@ export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
       Effect.gen(function*() {
         // A sender stored and leased the order, then died before sending.
         const store = yield* OrderStore
-        const provider = yield* makeTestProvider({ secret: TEST_SECRET })
+        const provider = yield* TestProvider.make({ secret: TEST_SECRET })
         const request = yield* signTestRequest(
           TEST_SECRET,
           paidEvent("evt_o1", { orderId: "o1", email: "o1@example.com", amount: 100, currency: "usd" })
@@ -153,7 +155,7 @@ export const pipelineBehaviours = (name: string, makeLayer: () => StoreLayer) =>
       Effect.gen(function*() {
         // 120 senders stored and leased their orders, then died (an outage, a crash).
         const store = yield* OrderStore
-        const provider = yield* makeTestProvider({ secret: TEST_SECRET })
+        const provider = yield* TestProvider.make({ secret: TEST_SECRET })
         yield* Effect.forEach(Array.from({ length: 120 }, (_, i) => `b${i}`), (id) =>
           Effect.gen(function*() {
             const request = yield* signTestRequest(

@@ -8,12 +8,13 @@ import * as TestClock from "effect/TestClock"
 import { OrderStore, receive } from "@hookgate/core"
 import type { Lease } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
-import { Hmac, type HmacKey, type HmacService, makeHmacKey, MAX_EMAIL_LENGTH, MAX_ORDER_KEY_LENGTH, utf8, WebhookRequest } from "@hookgate/core/providers"
+import { Hmac, type HmacKey, type HmacService, newHmacKey, MAX_EMAIL_LENGTH, MAX_ORDER_KEY_LENGTH, utf8, WebhookRequest } from "@hookgate/core/providers"
 import type { Secrets, SignatureFailure, WebhookProvider } from "@hookgate/core/providers"
-import { layerMemoryStore } from "../memory-store.js"
-import { failureOf, layerTestPipeline } from "../pipeline.js"
+import { failureOf } from "../pipeline.js"
 import { ScriptedMailer } from "../scripted-mailer.js"
 import { describeEachHmac } from "./each-hmac.js"
+import * as TestPipeline from "../TestPipeline.js"
+import * as MemoryStore from "../MemoryStore.js"
 
 /** The fields of a paying event the suite varies; `undefined` leaves the field out of the body. */
 export interface PayingFields {
@@ -98,7 +99,7 @@ const countingHmac = (inner: HmacService) => {
   const count = (key: HmacKey): HmacKey => {
     imported.push(key.implementation)
     const signSync = key.signSync
-    return makeHmacKey({
+    return newHmacKey({
       implementation: key.implementation,
       sign: (parts) => Effect.suspend(() => (macs++, key.sign(parts))),
       signSync: signSync === undefined ? undefined : (parts) => (macs++, signSync(parts)),
@@ -129,8 +130,8 @@ export const providerConformance = (plugin: ProviderUnderTest) =>
     const makeWith = (secrets: ReadonlyArray<string>, toleranceSeconds?: number) =>
       plugin.make({ secrets: redact(secrets), ...(toleranceSeconds === undefined ? {} : { tolerance: `${toleranceSeconds} seconds` }) })
     const environment = (secrets: ReadonlyArray<string> = [current], toleranceSeconds?: number) =>
-      layerTestPipeline({
-        store: plugin.store?.() ?? layerMemoryStore,
+      TestPipeline.layer({
+        store: plugin.store?.() ?? MemoryStore.layer,
         providers: [makeWith(secrets, toleranceSeconds)],
         mailer: { honoursIdempotencyKeys: false }
       })

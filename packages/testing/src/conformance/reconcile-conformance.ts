@@ -2,12 +2,12 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
-import { makeMemoryCursors, OrderStore, receive, reconcile, ReconcileCursors } from "@hookgate/core"
+import { OrderStore, receive, reconcile, ReconcileCursors } from "@hookgate/core"
 import type { Lease } from "@hookgate/core"
 import { AlertStore } from "@hookgate/core/alerts"
 import type { WebhookProvider, WebhookRequest } from "@hookgate/core/providers"
-import { layerMemoryStore } from "../memory-store.js"
-import { layerTestPipeline } from "../pipeline.js"
+import * as MemoryStore from "../MemoryStore.js"
+import * as TestPipeline from "../TestPipeline.js"
 import { ScriptedMailer } from "../scripted-mailer.js"
 
 /** A paying object the suite places at the provider's stand-in. */
@@ -50,8 +50,8 @@ export const reconcileConformance = (plugin: ReconcilingProviderUnderTest) =>
       Effect.scoped(Effect.gen(function*() {
         const world = yield* plugin.world
         const layer = Layer.merge(
-          layerTestPipeline({ store: plugin.store?.() ?? layerMemoryStore, providers: [Effect.succeed(world.provider)] }),
-          Layer.succeed(ReconcileCursors, makeMemoryCursors())
+          TestPipeline.layer({ store: plugin.store?.() ?? MemoryStore.layer, providers: [Effect.succeed(world.provider)] }),
+          ReconcileCursors.layerMemory()
         )
         return yield* Effect.provide(body(world), layer)
       })) as Effect.Effect<A, unknown>

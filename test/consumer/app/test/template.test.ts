@@ -4,23 +4,23 @@ import { describe, expect, it } from "@effect/vitest"
 import { receive, RetryPolicy } from "@hookgate/core"
 import { Providers } from "@hookgate/core/providers"
 import {
-  layerMemoryStore,
-  makeTestProvider,
+  MemoryStore,
   paidEvent,
   RecordingAlerter,
   ScriptedMailer,
   signTestRequest,
-  TEST_SECRET
+  TEST_SECRET,
+  TestProvider
 } from "@hookgate/testing"
 import { Effect, Layer } from "effect"
 import { Template } from "../snippets/readme.js"
 
 const TestLayers = Layer.mergeAll(
-  layerMemoryStore,
+  MemoryStore.layer,
   ScriptedMailer.layer(),
   RecordingAlerter.layer(),
   RetryPolicy.layer({ inRequestBase: 0 }),
-  Providers.layer(makeTestProvider({ secret: TEST_SECRET })),
+  Providers.layer(TestProvider.make({ secret: TEST_SECRET })),
   Template
 )
 

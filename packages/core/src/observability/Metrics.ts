@@ -1,3 +1,7 @@
+/**
+ * The pipeline's metrics, one function (or effect) per event: `Metrics.webhook(provider, outcome)`,
+ * `Metrics.send(outcome)`, … The Node gateway exports them in Prometheus format.
+ */
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import * as MetricKey from "effect/MetricKey"
@@ -29,7 +33,7 @@ const alerts = MetricKey.counter("hookgate_alerts_total", {
   incremental: true
 })
 
-const reconciled = MetricKey.counter("hookgate_reconciled_objects_total", {
+const reconciledKey = MetricKey.counter("hookgate_reconciled_objects_total", {
   description: "Objects a reconciliation run listed at a provider, by provider and outcome (known, new, unpaid, unfulfillable, unsendable)",
   incremental: true
 })
@@ -46,15 +50,15 @@ const campaignBatches = MetricKey.counter("hookgate_campaign_batches_total", {
   description: "Campaign batch deliveries, by outcome (sent, done, in_progress, not_running, empty, lease_lost, failed)",
   incremental: true
 })
-const campaignRecipients = MetricKey.counter("hookgate_campaign_recipients_total", {
+const campaignRecipientsKey = MetricKey.counter("hookgate_campaign_recipients_total", {
   description: "Campaign recipients recorded, by outcome (sent, failed, retry)",
   incremental: true
 })
-const campaignDuplicatesPrevented = Metric.counter("hookgate_campaign_duplicates_prevented_total", {
+const campaignDuplicatesCounter = Metric.counter("hookgate_campaign_duplicates_prevented_total", {
   description: "Recipients of redelivered campaign batches answered without sending again",
   incremental: true
 })
-const campaignStatus = MetricKey.gauge("hookgate_campaign_recipients", {
+const campaignStatusGauge = MetricKey.gauge("hookgate_campaign_recipients", {
   description: "A campaign's ledger when its status was last read, by campaign and counter"
 })
 
@@ -83,15 +87,15 @@ const sendCounter = memo((outcome) => Metric.increment(counterBy(sends, "outcome
 const alertCounter = memo((kind) => Metric.increment(counterBy(alerts, "kind")(kind)))
 const reconcileCounter = memo((key) => {
   const [provider, outcome] = key.split("\u0000") as [string, string]
-  return Metric.fromMetricKey(withTags(reconciled, ["provider", provider], ["outcome", outcome]))
+  return Metric.fromMetricKey(withTags(reconciledKey, ["provider", provider], ["outcome", outcome]))
 })
 const messageCounter = memo((outcome) => Metric.increment(counterBy(messages, "outcome")(outcome)))
 const deadLetterCounter = memo((queue) => Metric.increment(counterBy(deadLetters, "queue")(queue)))
 const batchCounter = memo((outcome) => Metric.increment(counterBy(campaignBatches, "outcome")(outcome)))
-const recipientCounter = counterBy(campaignRecipients, "outcome")
+const recipientCounter = counterBy(campaignRecipientsKey, "outcome")
 const campaignGauge = memo((key) => {
   const [campaign, counter] = key.split("\u0000") as [string, string]
-  return Metric.fromMetricKey(withTags(campaignStatus, ["campaign", campaign], ["counter", counter]))
+  return Metric.fromMetricKey(withTags(campaignStatusGauge, ["campaign", campaign], ["counter", counter]))
 })
 
 /**
@@ -100,24 +104,22 @@ const campaignGauge = memo((key) => {
  */
 export const UNKNOWN_PROVIDER_LABEL = "unknown"
 
-export const Metrics = {
-  webhook: (provider: string, outcome: string) =>
-    webhookCounter(`${outcome === "UnknownProvider" ? UNKNOWN_PROVIDER_LABEL : provider}\u0000${outcome}`),
-  send: (outcome: "accepted" | "transient" | "rejected" | "unknown" | "misconfigured") => sendCounter(outcome),
-  duplicatePrevented: Metric.increment(duplicatesPrevented),
-  possibleDuplicate: Metric.increment(possibleDuplicates),
-  leaseLost: Metric.increment(leasesLost),
-  alert: (kind: string) => alertCounter(kind),
-  reconciled: (provider: string, outcome: "known" | "new" | "unpaid" | "unfulfillable" | "unsendable", count: number) =>
-    count === 0 ? Effect.void : Metric.incrementBy(reconcileCounter(`${provider}\u0000${outcome}`), count),
-  message: (outcome: "ran" | "duplicate" | "in_progress" | "failed" | "unrecorded") => messageCounter(outcome),
-  deadLetter: (queue: string) => deadLetterCounter(queue),
-  campaignBatch: (outcome: string) => batchCounter(outcome),
-  campaignRecipients: (outcome: "sent" | "failed" | "retry", count: number) =>
-    count === 0 ? Effect.void : Metric.incrementBy(recipientCounter(outcome), count),
-  campaignDuplicatesPrevented: (count: number) => Metric.incrementBy(campaignDuplicatesPrevented, count),
-  campaignStatus: (campaign: string, counters: Readonly<Record<string, number>>) =>
-    Effect.forEach(Object.entries(counters), ([counter, value]) => Metric.set(campaignGauge(`${campaign}\u0000${counter}`), value), {
-      discard: true
-    })
-} satisfies Record<string, Effect.Effect<void> | ((...args: Array<any>) => Effect.Effect<void>)>
+export const webhook = (provider: string, outcome: string) =>
+  webhookCounter(`${outcome === "UnknownProvider" ? UNKNOWN_PROVIDER_LABEL : provider}\u0000${outcome}`)
+export const send = (outcome: "accepted" | "transient" | "rejected" | "unknown" | "misconfigured") => sendCounter(outcome)
+export const duplicatePrevented = Metric.increment(duplicatesPrevented)
+export const possibleDuplicate = Metric.increment(possibleDuplicates)
+export const leaseLost = Metric.increment(leasesLost)
+export const alert = (kind: string) => alertCounter(kind)
+export const reconciled = (provider: string, outcome: "known" | "new" | "unpaid" | "unfulfillable" | "unsendable", count: number) =>
+  count === 0 ? Effect.void : Metric.incrementBy(reconcileCounter(`${provider}\u0000${outcome}`), count)
+export const message = (outcome: "ran" | "duplicate" | "in_progress" | "failed" | "unrecorded") => messageCounter(outcome)
+export const deadLetter = (queue: string) => deadLetterCounter(queue)
+export const campaignBatch = (outcome: string) => batchCounter(outcome)
+export const campaignRecipients = (outcome: "sent" | "failed" | "retry", count: number) =>
+  count === 0 ? Effect.void : Metric.incrementBy(recipientCounter(outcome), count)
+export const campaignDuplicatesPrevented = (count: number) => Metric.incrementBy(campaignDuplicatesCounter, count)
+export const campaignStatus = (campaign: string, counters: Readonly<Record<string, number>>) =>
+  Effect.forEach(Object.entries(counters), ([counter, value]) => Metric.set(campaignGauge(`${campaign}\u0000${counter}`), value), {
+    discard: true
+  })

@@ -10,8 +10,8 @@ export interface TestListing {
   readonly add: (body: string, created: number) => Effect.Effect<void>
 }
 
-/** A listing over events kept in memory (for the test provider: `makeTestProvider({ reconcile: listing.source })`). */
-export const makeTestListing = (provider = "test"): TestListing => {
+/** A listing over events kept in memory (for the test provider: `TestProvider.make({ reconcile: listing.source })`). */
+const testListing = (provider: string): TestListing => {
   const events: Array<PulledEvent> = []
   return {
     source: reconcileWith((since) =>
@@ -28,3 +28,6 @@ export const makeTestListing = (provider = "test"): TestListing => {
       })
   }
 }
+
+/** A fresh listing; `provider` names the provider its events are for (`"test"`). */
+export const make = (provider = "test"): Effect.Effect<TestListing> => Effect.sync(() => testListing(provider))

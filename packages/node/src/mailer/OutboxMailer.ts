@@ -18,7 +18,7 @@ import { buildOutboxMime, UnsafeHeader } from "./outbox-mime.js"
  * exists) and the temporary name removed. A process killed mid-write leaves at
  * most a `.tmp-…` file, never a partial `.eml`.
  */
-export const makeOutboxMailer = (directory: string): MailerShape => {
+const outboxMailer = (directory: string): MailerShape => {
   const writeTemporary = async (content: Buffer) => {
     const path = join(directory, `.tmp-${randomUUID()}`)
     const file = await open(path, "wx")
@@ -80,4 +80,8 @@ export const makeOutboxMailer = (directory: string): MailerShape => {
   }
 }
 
-export const layerOutboxMailer = (directory: string) => Layer.succeed(Mailer, makeOutboxMailer(directory))
+/** The outbox mailer writing into `directory`. */
+export const make = (directory: string): Effect.Effect<MailerShape> => Effect.sync(() => outboxMailer(directory))
+
+/** The outbox mailer writing into `directory`, as the layer's `Mailer`. */
+export const layer = (directory: string): Layer.Layer<Mailer> => Layer.succeed(Mailer, outboxMailer(directory))

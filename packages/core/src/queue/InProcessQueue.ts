@@ -61,7 +61,7 @@ interface Entry<A> {
  * visibility timeout delivered again. Messages live in memory: on Node the
  * durable state is the ledger, and the gateway sends the open work again on start.
  */
-export const makeInProcessQueue = <A, R>(
+export const make = <A, R>(
   options: InProcessQueueOptions,
   handler: (delivery: Delivery<A>) => Effect.Effect<Decision, never, R>
 ): Effect.Effect<InProcessQueue<A>, never, Scope.Scope | R> =>

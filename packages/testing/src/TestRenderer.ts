@@ -2,7 +2,7 @@ import { Renderer } from "@hookgate/core"
 import { OutgoingEmail } from "@hookgate/core/mail"
 
 /** A plain renderer for tests and the demo: one line naming the product and the order. */
-export const layerTestRenderer = Renderer.fromFunction((order) =>
+export const layer = Renderer.fromFunction((order) =>
   new OutgoingEmail({
     from: "shop@example.com",
     to: order.fulfilment.email,
