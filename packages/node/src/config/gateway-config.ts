@@ -123,7 +123,7 @@ const fields = {
    */
   webhookConcurrency: Config.integer("HOOKGATE_WEBHOOK_CONCURRENCY").pipe(
     Config.validate({ message: "must be a positive whole number of webhooks", validation: (n) => n > 0 }),
-    Config.withDefault(64)
+    Config.withDefault(32)
   ),
   /** How long a webhook may wait for a slot; 0 refuses at once when every slot is taken. */
   webhookQueueTimeout: durationConfig("HOOKGATE_WEBHOOK_QUEUE_TIMEOUT").pipe(
