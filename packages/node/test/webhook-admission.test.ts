@@ -1,6 +1,6 @@
 import { HttpApp, HttpRouter, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Duration, Effect, Fiber, Option, TestClock } from "effect"
+import { Deferred, Duration, Effect, Fiber, Logger, Option, TestClock } from "effect"
 import { join } from "node:path"
 import { makeAdmissionGate } from "../src/http/admission.js"
 import { webhookAdmission } from "../src/http/webhook-admission.js"
@@ -16,17 +16,17 @@ import { runCli, STRIPE_SECRET, tempDir } from "./support/gateway-process.js"
 
 const post = (path: string) => new Request(`http://gateway.test${path}`, { method: "POST", body: "{}" })
 
-/** A router whose webhook route waits for `release`, counting the webhooks that started. */
+/** A router whose webhook route waits until `open` (again after `rearm`), counting the webhooks that started. */
 const gatedApp = (options: { readonly concurrency: number; readonly queueTimeout: Duration.DurationInput }) =>
   Effect.gen(function*() {
-    const release = yield* Deferred.make<void>()
+    let gate = yield* Deferred.make<void>()
     const started: Array<string> = []
     const router = HttpRouter.empty.pipe(
       HttpRouter.post(
         "/webhooks/:provider",
         Effect.flatMap(HttpRouter.params, (params) =>
           Effect.sync(() => started.push(params.provider ?? "")).pipe(
-            Effect.zipRight(Deferred.await(release)),
+            Effect.zipRight(Effect.suspend(() => Deferred.await(gate))),
             Effect.as(HttpServerResponse.unsafeJson({ status: "sent" }))
           ))
       ),
@@ -35,7 +35,9 @@ const gatedApp = (options: { readonly concurrency: number; readonly queueTimeout
     const middleware = yield* webhookAdmission(options)
     const handler = HttpApp.toWebHandlerRuntime(yield* Effect.runtime<never>())(router, middleware)
     const send = (request: Request) => Effect.promise(() => handler(request))
-    return { release, started, send }
+    const open = Effect.suspend(() => Deferred.succeed(gate, undefined))
+    const rearm = Effect.map(Deferred.make<void>(), (next) => void (gate = next))
+    return { open, rearm, started, send }
   })
 
 /** Lets forked requests run up to their next wait. */
@@ -52,7 +54,7 @@ describe("webhook admission", () => {
       const third = yield* Effect.fork(app.send(post("/webhooks/c")))
       yield* settle
       expect(app.started).toEqual(["a"])
-      yield* Deferred.succeed(app.release, undefined)
+      yield* app.open
       const answers = yield* Effect.all([Fiber.join(first), Fiber.join(second), Fiber.join(third)])
       expect(answers.map((r) => r.status)).toEqual([200, 200, 200])
       expect(app.started).toEqual(["a", "b", "c"])
@@ -76,7 +78,7 @@ describe("webhook admission", () => {
       expect(refused.headers.get("retry-after")).toBe("2")
       expect(yield* Effect.promise(() => refused.json())).toEqual({ status: "unavailable", reason: "busy" })
       // The refused webhook never started; the first finishes as usual.
-      yield* Deferred.succeed(app.release, undefined)
+      yield* app.open
       expect((yield* Fiber.join(first)).status).toBe(200)
       expect(app.started).toEqual(["a"])
     }))
@@ -89,9 +91,33 @@ describe("webhook admission", () => {
       const refused = yield* app.send(post("/webhooks/c"))
       expect(refused.status).toBe(503)
       expect(refused.headers.get("retry-after")).toBe("1")
-      yield* Deferred.succeed(app.release, undefined)
+      yield* app.open
       expect((yield* Fiber.join(running)).map((r) => r.status)).toEqual([200, 200])
     }))
+
+  it.effect("an overload is logged once (WARN, with the load), and again only after a webhook was admitted with nobody waiting", () => {
+    const lines: Array<string> = []
+    const logger = Logger.replace(Logger.defaultLogger, Logger.make(({ logLevel, message }) => {
+      lines.push(`${logLevel.label} ${Array.isArray(message) ? message.join(" ") : String(message)}`)
+    }))
+    return Effect.gen(function*() {
+      const app = yield* gatedApp({ concurrency: 1, queueTimeout: Duration.zero })
+      const first = yield* Effect.fork(app.send(post("/webhooks/a")))
+      yield* settle
+      for (const name of ["b", "c", "d"]) expect((yield* app.send(post(`/webhooks/${name}`))).status).toBe(503)
+      expect(lines.filter((l) => l.includes("busy"))).toEqual(["WARN webhooks refused: busy"])
+      yield* app.open
+      yield* Fiber.join(first)
+      // Admitted with nobody waiting: the overload is over, and the next one is logged again.
+      yield* app.rearm
+      const again = yield* Effect.fork(app.send(post("/webhooks/e")))
+      yield* settle
+      expect((yield* app.send(post("/webhooks/f"))).status).toBe(503)
+      expect(lines.filter((l) => l.includes("busy"))).toEqual(["WARN webhooks refused: busy", "WARN webhooks refused: busy"])
+      yield* app.open
+      expect((yield* Fiber.join(again)).status).toBe(200)
+    }).pipe(Effect.provide(logger))
+  })
 
   it.effect("a waiter that is interrupted (its client hung up) leaves the line; a finished webhook frees its slot", () =>
     Effect.gen(function*() {
