@@ -18,6 +18,12 @@ export interface LoadOptions {
   readonly prefix: string
   readonly seconds: number
   readonly connections: number
+  /** Stop after this many requests instead of after `seconds`. */
+  readonly amount?: number
+  /** A request unanswered this long is given up (autocannon's default: 10 s, which would hide a longer tail). */
+  readonly timeoutSeconds?: number
+  /** Answers slower than this are counted in `slow` (default 5000 ms). */
+  readonly slowMs?: number
 }
 
 export interface RoundResult {
@@ -27,6 +33,11 @@ export interface RoundResult {
   readonly webhooksPerSecond: number
   readonly p50Ms: number
   readonly p99Ms: number
+  readonly maxMs: number
+  /** Answers slower than `slowMs`. */
+  readonly slow: number
+  /** Answers 503 with `Retry-After` (the gateway's "busy"). */
+  readonly busy: number
   readonly non2xx: number
   /** Connection errors, timeouts included. */
   readonly errors: number
@@ -34,6 +45,7 @@ export interface RoundResult {
 
 interface Context {
   key?: string
+  sentAt?: number
 }
 
 export const signedStripeWebhook = (secret: string, prefix: string, n: number) => {
@@ -52,17 +64,23 @@ export const signedStripeWebhook = (secret: string, prefix: string, n: number) =
 
 export const driveRound = async (options: LoadOptions): Promise<RoundResult> => {
   let n = 0
+  let slow = 0
+  let busy = 0
+  const slowMs = options.slowMs ?? 5000
   const okKeys: Array<string> = []
   const result = await autocannon({
     url: options.url,
     connections: options.connections,
     duration: options.seconds,
+    ...(options.amount === undefined ? {} : { amount: options.amount }),
+    ...(options.timeoutSeconds === undefined ? {} : { timeout: options.timeoutSeconds }),
     requests: [{
       method: "POST",
       path: "/webhooks/stripe",
       setupRequest: (request, context: Context) => {
         const webhook = signedStripeWebhook(options.stripeSecret, options.prefix, n++)
         context.key = webhook.key
+        context.sentAt = performance.now()
         return {
           ...request,
           body: webhook.body,
@@ -71,6 +89,8 @@ export const driveRound = async (options: LoadOptions): Promise<RoundResult> => 
       },
       onResponse: (status, _body, context: Context) => {
         if (status >= 200 && status < 300) okKeys.push(context.key!)
+        else if (status === 503) busy++
+        if (performance.now() - context.sentAt! > slowMs) slow++
       }
     }]
   })
@@ -80,6 +100,9 @@ export const driveRound = async (options: LoadOptions): Promise<RoundResult> => 
     webhooksPerSecond: okKeys.length / result.duration,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
+    slow,
+    busy,
     non2xx: result.non2xx,
     errors: result.errors
   }

@@ -49,8 +49,11 @@ const median = (values: ReadonlyArray<number>) => {
 
 const sum = (values: ReadonlyArray<number>) => values.reduce((a, b) => a + b, 0)
 
+/** What `checkDelivered` needs of a side. */
+export type DeliveredSide = Pick<Side, "name" | "prefix" | "db" | "okKeys">
+
 /** The 2xx orders that are not stored as sent, and how many rows are in each status. */
-const storedAsSent = (side: Side) => {
+const storedAsSent = (side: DeliveredSide) => {
   const db = new Database(side.db, { readonly: true })
   try {
     const status = db.prepare<[string], { status: string }>("SELECT status FROM hookgate_orders WHERE order_key = ?")
@@ -67,7 +70,7 @@ const storedAsSent = (side: Side) => {
  * emails reached the stand-in (an order whose request was cut off at a round's
  * end may be stored or mailed too, without counting).
  */
-const checkDelivered = async (sides: ReadonlyArray<Side>, resend: ResendStandIn) => {
+export const checkDelivered = async (sides: ReadonlyArray<DeliveredSide>, resend: ResendStandIn) => {
   const mailed = await resend.counts(sides.map((side) => `cs_${side.prefix}`))
   for (const [i, side] of sides.entries()) {
     const { missing, statuses } = storedAsSent(side)

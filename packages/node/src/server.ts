@@ -12,6 +12,7 @@ import { metricsRoute, PrometheusReader } from "./http/metrics.js"
 import { drainRefusedBody } from "./http/drain-refused-body.js"
 import { reconcilerLayer } from "./reconcile.js"
 import { requestLog } from "./http/request-log.js"
+import { webhookAdmission } from "./http/webhook-admission.js"
 import { tracingLayer } from "./tracing.js"
 
 /**
@@ -61,7 +62,11 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
   const reconciler = reconcilerLayer(config)
   // Campaign batches go through the in-process queue; the watcher sends open batches when it is idle.
   const campaigns = Gateway.layerCampaignWatcher(config.campaignPoll).pipe(Layer.provideMerge(Gateway.layerCampaigns))
-  return HttpServer.serve(gatewayRouter(config), (app) => requestLog(drainRefusedBody(app))).pipe(
+  // Webhooks beyond HOOKGATE_WEBHOOK_CONCURRENCY wait for a slot, at most HOOKGATE_WEBHOOK_QUEUE_TIMEOUT (then 503 busy).
+  const admission = { concurrency: config.webhookConcurrency, queueTimeout: config.webhookQueueTimeout }
+  const serve = Layer.unwrapEffect(Effect.map(webhookAdmission(admission), (admitted) =>
+    HttpServer.serve(gatewayRouter(config), (app) => requestLog(admitted(drainRefusedBody(app))))))
+  return serve.pipe(
     Layer.provideMerge(graceful),
     Layer.provideMerge(NodeHttpServer.layer(() => server, { port: config.port, ...Option.match(config.host, { onNone: () => ({}), onSome: (host) => ({ host }) }) })),
     Layer.provideMerge(sweeper),

@@ -12,7 +12,10 @@ beforeAll(async () => {
   resend = await startResendTestServer()
   gateway = await startGateway({
     ...baseEnv(tempDir()),
-    ...resendEnv(resend)
+    ...resendEnv(resend),
+    // A thousand requests at once: here every one waits for its slot (exactly-once is under test,
+    // not the admission gate's 503, which webhook-admission.test.ts covers).
+    HOOKGATE_WEBHOOK_QUEUE_TIMEOUT: "5 minutes"
   })
 })
 afterAll(async () => {

@@ -105,7 +105,7 @@ const dockerfile = () => {
     from.filter((l) => l.startsWith(`${instruction} `)).map((l) => l.slice(instruction.length + 1).trim())
   return {
     build: values("RUN", lines.slice(0, lines.length - final.length)),
-    env: Object.fromEntries(values("ENV", final).map((e) => e.split("=") as [string, string])),
+    env: Object.fromEntries(values("ENV", final).map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)])),
     user: values("USER", final)[0],
     volumes: values("VOLUME", final).flatMap((v) => JSON.parse(v) as Array<string>),
     expose: values("EXPOSE", final),
@@ -122,6 +122,9 @@ describe("the container recipe (deploy/Dockerfile)", () => {
     expect(image.volumes).toContain(dirname(image.env.HOOKGATE_DB!))
     expect(image.expose).toEqual([image.env.PORT])
     expect(image.cmd).toEqual(["node", "packages/node/bin/hookgate.js", "serve"])
+    // A heap limit of its own: Node would size the heap from the host's memory (docs/operations.md).
+    expect(image.env.NODE_OPTIONS).toMatch(/^--max-old-space-size=\d+$/)
+    expect(OPERATIONS).toContain(`NODE_OPTIONS=${image.env.NODE_OPTIONS}`)
 
     // The image's start command, from the repository as the build stage leaves it (built),
     // with the image's settings; the volume is a folder of its own.

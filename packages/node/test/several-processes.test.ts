@@ -32,6 +32,8 @@ beforeAll(async () => {
     HOOKGATE_DB_POOL_SIZE: "8",
     // The test machine is slow and shared: a statement waits for a connection as long as it needs.
     HOOKGATE_DB_CONNECT_TIMEOUT: "60 seconds",
+    // Likewise a webhook waits for its slot among HOOKGATE_WEBHOOK_CONCURRENCY (the 503 busy is not under test here).
+    HOOKGATE_WEBHOOK_QUEUE_TIMEOUT: "5 minutes",
     ...resendEnv(resend),
     HOOKGATE_LEASE: `${LEASE_MS} millis`,
     HOOKGATE_SWEEP_EVERY: "500 millis",

@@ -71,6 +71,8 @@ export const effectiveSettings = (config: GatewayConfig, policy: RetryPolicyShap
   ["HOOKGATE_SHUTDOWN_GRACE", Duration.format(config.shutdownGrace)],
   ["HOOKGATE_HEADERS_TIMEOUT", Duration.format(config.headersTimeout)],
   ["HOOKGATE_REQUEST_TIMEOUT", Duration.format(config.requestTimeout)],
+  ["HOOKGATE_WEBHOOK_CONCURRENCY", String(config.webhookConcurrency)],
+  ["HOOKGATE_WEBHOOK_QUEUE_TIMEOUT", Duration.format(config.webhookQueueTimeout)],
   ["HOOKGATE_LOG_FORMAT", config.logFormat]
 ]
 

@@ -116,6 +116,20 @@ const fields = {
    */
   headersTimeout: positiveDuration("HOOKGATE_HEADERS_TIMEOUT", "10 seconds"),
   requestTimeout: positiveDuration("HOOKGATE_REQUEST_TIMEOUT", "30 seconds"),
+  /**
+   * Webhooks worked on at once; more wait for a slot, first come first served, at most
+   * HOOKGATE_WEBHOOK_QUEUE_TIMEOUT, then get 503 `busy` with `Retry-After` (the provider
+   * sends them again). Bounds the latency and the memory of a burst (docs/operations.md).
+   */
+  webhookConcurrency: Config.integer("HOOKGATE_WEBHOOK_CONCURRENCY").pipe(
+    Config.validate({ message: "must be a positive whole number of webhooks", validation: (n) => n > 0 }),
+    Config.withDefault(32)
+  ),
+  /** How long a webhook may wait for a slot; 0 refuses at once when every slot is taken. */
+  webhookQueueTimeout: durationConfig("HOOKGATE_WEBHOOK_QUEUE_TIMEOUT").pipe(
+    Config.validate({ message: "must be a duration of zero or more, e.g. 2s", validation: Duration.isFinite }),
+    Config.withDefault(Duration.seconds(2))
+  ),
   /** How often an idle gateway looks for running campaigns with batches to send (started from the CLI, or before a restart). */
   campaignPoll: positiveDuration("HOOKGATE_CAMPAIGN_POLL", "5 seconds"),
   /**

@@ -36,6 +36,8 @@ export const KNOWN_SETTINGS: ReadonlyArray<string> = [
   "HOOKGATE_SHUTDOWN_GRACE",
   "HOOKGATE_SWEEP_EVERY",
   "HOOKGATE_URL",
+  "HOOKGATE_WEBHOOK_CONCURRENCY",
+  "HOOKGATE_WEBHOOK_QUEUE_TIMEOUT",
   // Read by the Postgres store's tests to find a local server, not by the gateway; known so they do not warn.
   "HOOKGATE_PG_BIN"
 ]
