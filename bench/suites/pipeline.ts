@@ -124,7 +124,7 @@ const COMPLETE = `UPDATE hookgate_orders SET status = 'sent', message_id = ?, se
 WHERE order_key = ? AND lease_token = ? RETURNING 0 AS possible_duplicate`
 
 /** The per-order work every path shares: the HMAC check (node:crypto), the JSON parse, the fulfilment hash. */
-const verifyAndParse = (request: WebhookRequest, secret: string) => {
+export const verifyAndParse = (request: WebhookRequest, secret: string) => {
   const given = Buffer.from(request.headers["x-test-signature"]!, "hex")
   if (!timingSafeEqual(given, createHmac("sha256", secret).update(request.body).digest())) throw new Error("bad signature")
   const event = JSON.parse(Buffer.from(request.body).toString("utf8"))

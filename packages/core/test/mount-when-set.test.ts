@@ -1,4 +1,4 @@
-import { makeTestProvider } from "@hookgate/testing"
+import { TestProvider } from "@hookgate/testing"
 import { mountWhenSet, Providers } from "@hookgate/core/providers"
 import { expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Exit, Layer, Option, Redacted } from "effect"
@@ -6,7 +6,7 @@ import { ConfigProvider, Effect, Exit, Layer, Option, Redacted } from "effect"
 // mountWhenSet inside Providers.layer (read in the registry's own layer step) and on its
 // own (a layer of its own, as any other provider layer): the same providers either way.
 const withConfig = (entries: Record<string, string>) => Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(entries))))
-const mountedAs = (name: string) => mountWhenSet(`${name.toUpperCase()}_SECRET`, (secrets) => Providers.register(makeTestProvider({ secret: secrets, name })))
+const mountedAs = (name: string) => mountWhenSet(`${name.toUpperCase()}_SECRET`, (secrets) => Providers.register(TestProvider.make({ secret: secrets, name })))
 const names = (registry: Layer.Layer<Providers, unknown>, entries: Record<string, string>) =>
   Effect.flatMap(Providers, (p) => p.names).pipe(Effect.provide(registry), Effect.provide(withConfig(entries)))
 
@@ -32,7 +32,7 @@ it.effect("a secret set but empty fails the layer naming it, in Providers.layer 
 it.effect("an Option already read mounts at once", () =>
   Effect.gen(function*() {
     const some = mountWhenSet(Option.some([Redacted.make("whsec_x")] as const), (secrets) =>
-      Providers.register(makeTestProvider({ secret: secrets, name: "read" })))
+      Providers.register(TestProvider.make({ secret: secrets, name: "read" })))
     expect(yield* names(Providers.layer(some), {})).toEqual(["read"])
     expect(yield* names(Providers.layer(mountWhenSet(Option.none(), () => Layer.empty)), {})).toEqual([])
   }))

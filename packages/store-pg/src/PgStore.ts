@@ -1,10 +1,12 @@
+import * as Reactivity from "@effect/experimental/Reactivity"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import { PgClient } from "@effect/sql-pg"
 import { durationConfig } from "@hookgate/core"
 import { SchemaTooNew, SqlStore, type SqlStoreServices } from "@hookgate/store-sql"
-import { Config, Duration, Effect, Layer, Redacted } from "effect"
+import { Config, Context, Duration, Effect, Layer, Redacted } from "effect"
 import Pg from "pg"
+import * as DirectStatements from "./direct-statements.js"
 import { PgConnectionError, PgMigrationError } from "./errors.js"
 
 export { PgConnectionError, PgMigrationError }
@@ -30,6 +32,12 @@ export interface PgStoreOptions {
   readonly connectTimeout?: Duration.DurationInput
   /** Shown in `pg_stat_activity` (default `hookgate`). */
   readonly applicationName?: string
+  /**
+   * Whether the store's own fixed statements run as named prepared statements, parsed
+   * and planned once per connection (default true). Behind a pooler that shares server
+   * sessions between clients and refuses them, the store notices and stops naming them.
+   */
+  readonly prepare?: boolean
 }
 
 /** Host, port and database of a URL: what errors and logs may show (never the password). */
@@ -92,13 +100,24 @@ const ensureMigrationsTable = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 
 /**
  * `@effect/sql-pg`'s client on a pool built from the options (pool size,
- * statement timeout), connected and migrated before the layer is ready.
+ * statement timeout), connected and migrated before the layer is ready, and the
+ * store's `DirectStatements` on the same pool (see `prepare`).
  */
 export const layerClient = (
   options: PgStoreOptions
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, PgConnectionError | PgMigrationError | SchemaTooNew> => {
   const target = describeTarget(options.url)
-  const client = PgClient.layerFromPool({ acquire: acquirePool(options), types }).pipe(
+  const client = Layer.scopedContext(Effect.gen(function*() {
+    const pool = yield* acquirePool(options)
+    const client = yield* PgClient.fromPool({ acquire: Effect.succeed(pool), types })
+    // `DirectStatements` is a `Context.Reference` (store-sql falls back to the client
+    // without it): it rides along in the context without widening the layer's type.
+    return Context.make(PgClient.PgClient, client).pipe(
+      Context.add(SqlClient.SqlClient, client),
+      Context.add(SqlStore.DirectStatements, DirectStatements.make(pool, { prepare: options.prepare ?? true }))
+    ) as Context.Context<never> as Context.Context<PgClient.PgClient | SqlClient.SqlClient>
+  })).pipe(
+    Layer.provide(Reactivity.layer),
     Layer.mapError((cause) => new PgConnectionError({ target, cause }))
   )
   // A schema newer than this release knows is refused in its own words (both versions, what to do).
