@@ -12,3 +12,4 @@ export { campaignWatcher, layerCampaignWatcher, layerGatewayCampaigns } from "./
 export { recipientsFromFile } from "./campaigns/recipients-file.js"
 export { metricsRoute, PrometheusReader } from "./http/metrics.js"
 export { hookgate as hookgateCommand } from "./cli/main.js"
+export { OptionalPackagesMissing } from "./optional-packages.js"
