@@ -72,8 +72,9 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
     Layer.provideMerge(sweeper),
     Layer.provideMerge(reconciler),
     Layer.provideMerge(campaigns),
-    Layer.provideMerge(prometheus(config)),
     Layer.provideMerge(layerGateway(config, overrides)),
+    // Before the store opens: a missing optional package refuses the start first.
+    Layer.provideMerge(prometheus(config)),
     // Built first, so the server, the sweeper and the campaign watcher all run under its tracer.
     Layer.provide(tracingLayer)
   )
