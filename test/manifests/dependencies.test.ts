@@ -102,11 +102,11 @@ export const unprovidedPeers = (pkg: (typeof packages)[number]): ReadonlyArray<s
 describe.each(packages.map((pkg) => [pkg.manifest.name, pkg] as const))("%s", (_, pkg) => {
   it("declares only packages its code imports, or the required peers the modules it imports load", () => {
     expect(unusedDeclarations(pkg)).toEqual([])
-  })
+  }, 180_000) // the first walk reads thousands of modules; the next ones reuse them
 
   it("provides the required peers that the packages it imports load (yarn 1 installs no peer)", () => {
     expect(unprovidedPeers(pkg)).toEqual([])
-  })
+  }, 180_000)
 
   it("declares every package its code imports (in dependencies or peerDependencies, not devDependencies)", () => {
     const declared = new Set([...Object.keys(pkg.manifest.dependencies ?? {}), ...Object.keys(pkg.manifest.peerDependencies ?? {})])
