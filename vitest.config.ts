@@ -12,7 +12,7 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "test/consumer/*.test.ts", "test/upgrade/*.test.ts", "model/test/**/*.test.ts", "bench/test/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "test/consumer/*.test.ts", "test/upgrade/*.test.ts", "test/manifests/*.test.ts", "model/test/**/*.test.ts", "bench/test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // vitest's default in a run is one worker fewer than the CPUs: a single worker on the

@@ -265,7 +265,7 @@ describe("examples/worker, copied out of the repository", () => {
 })
 
 describe("a project with only `npm run pack-release -- @hookgate/node`'s install line", () => {
-  it("installs the CLI from the tarballs (with the @hookgate packages it needs); `npx @hookgate/node --help` answers", async () => {
+  it("installs the CLI from the tarballs (with the @hookgate packages it needs, without the optional OpenTelemetry); `npx @hookgate/node --help` answers", async () => {
     const project = join(scratch, "cli")
     await mkdir(project)
     await writeFile(join(project, "package.json"), JSON.stringify({ name: "cli-user", private: true }, null, 2))
@@ -279,5 +279,20 @@ describe("a project with only `npm run pack-release -- @hookgate/node`'s install
     const help = await run("npx", ["@hookgate/node", "--help"], { cwd: project })
     expect(help.stdout).toMatch(/payment webhooks into emails that go out once/)
     expect(help.stdout).toMatch(/\bserve\b/)
+    // OpenTelemetry (tracing, /metrics) is an optional peer: not installed by the line, and
+    // turning /metrics on without it is one line that says what to install.
+    expect(existsSync(join(project, "node_modules/@effect/opentelemetry"))).toBe(false)
+    expect(existsSync(join(project, "node_modules/@opentelemetry"))).toBe(false)
+    const metrics = await run("npx", ["@hookgate/node", "serve"], {
+      cwd: project,
+      env: { HOOKGATE_METRICS: "prometheus", STRIPE_WEBHOOK_SECRET: "whsec_consumer_test", PORT: "0" },
+      allowExitCode: true,
+      timeoutMs: 120_000
+    })
+    expect(metrics.code).toBe(1)
+    expect(metrics.stderr).toContain(
+      "hookgate: metrics (HOOKGATE_METRICS=prometheus) needs @effect/opentelemetry@^0.64.1, @opentelemetry/exporter-prometheus@^0.223.0"
+    )
+    expect(metrics.stderr).toContain("npm install @effect/opentelemetry@^0.64.1 @opentelemetry/exporter-prometheus@^0.223.0")
   }, 900_000)
 })

@@ -1,4 +1,6 @@
-import { NodeContext, NodeRuntime } from "@effect/platform-node"
+// Modules, not the index: the index also loads NodeClusterHttp, hence @effect/cluster and @effect/rpc.
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Console, Effect } from "effect"
 import { settingsProvider, SettingsSource, takeConfigFlag, warnUnknownSettings } from "./config/source.js"
 import { layerLogger } from "./logging.js"

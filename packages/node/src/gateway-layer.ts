@@ -1,5 +1,5 @@
 import { FetchHttpClient } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { type Renderer, RetryPolicy } from "@hookgate/core"
 import { Alerter, type AlerterShape } from "@hookgate/core/alerts"
 import { defaultProbeSchedule, Mailer, MailerCircuit, withKeyWindowCheck } from "@hookgate/core/mail"

@@ -1,5 +1,5 @@
 import { HttpRouter, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { runSweeper } from "@hookgate/core"
 import { consoleRoutes } from "@hookgate/core/console"
 import { adminRoutes, readinessRoute, webhookRoutes } from "@hookgate/core/http"
@@ -10,6 +10,7 @@ import type { GatewayOverrides } from "./gateway-layer.js"
 import * as Gateway from "./Gateway.js"
 import { metricsRoute, PrometheusReader } from "./http/metrics.js"
 import { drainRefusedBody } from "./http/drain-refused-body.js"
+import type { OptionalPackagesMissing } from "./optional-packages.js"
 import { reconcilerLayer } from "./reconcile.js"
 import { requestLog } from "./http/request-log.js"
 import { webhookAdmission } from "./http/webhook-admission.js"
@@ -17,7 +18,8 @@ import { tracingLayer } from "./tracing.js"
 
 /**
  * Every route of the gateway: webhooks, liveness (`/healthz`) and readiness (`/readyz`), admin and
- * campaigns (with a token), the console at `/console` (with a token; 404 without), metrics.
+ * campaigns (with a token), the console at `/console` (with a token; 404 without), metrics (with
+ * HOOKGATE_METRICS=prometheus).
  */
 export const gatewayRouter = (config: GatewayConfig) =>
   Option.match(config.adminToken, {
@@ -28,7 +30,10 @@ export const gatewayRouter = (config: GatewayConfig) =>
         adminRoutes({ token, campaigns: {} }),
         consoleRoutes({ token })
       )
-  }).pipe(HttpRouter.concat(readinessRoute), HttpRouter.concat(metricsRoute(config.metricsToken)))
+  }).pipe(
+    HttpRouter.concat(readinessRoute),
+    HttpRouter.concat(config.metrics === "prometheus" ? metricsRoute(config.metricsToken) : HttpRouter.empty)
+  )
 
 /**
  * The HTTP server on `config.host`:`config.port` (0 picks a free port), closing a connection
@@ -72,12 +77,22 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
     Layer.provideMerge(sweeper),
     Layer.provideMerge(reconciler),
     Layer.provideMerge(campaigns),
-    Layer.provideMerge(PrometheusReader.layer()),
     Layer.provideMerge(Gateway.layer(config, overrides)),
+    // Before the store opens: a missing optional package refuses the start first.
+    Layer.provideMerge(prometheus(config)),
     // Built first, so the server, the sweeper and the campaign watcher all run under its tracer.
     Layer.provide(tracingLayer)
   )
 }
+
+/**
+ * The reader `/metrics` serves: the optional OpenTelemetry packages are imported only when
+ * metrics are on. Off, there is no `/metrics` route, so nothing reads the stand-in.
+ */
+const prometheus = (config: GatewayConfig): Layer.Layer<PrometheusReader, OptionalPackagesMissing> =>
+  config.metrics === "prometheus"
+    ? PrometheusReader.layer()
+    : Layer.succeed(PrometheusReader, { text: Effect.dieMessage("HOOKGATE_METRICS is off: no /metrics route reads this") })
 
 /** The base URL of a running server: `localhost` when it listens on every interface, else its address. */
 export const serverUrl = Effect.map(HttpServer.HttpServer, (server) => {

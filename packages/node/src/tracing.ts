@@ -1,9 +1,8 @@
 import { FetchHttpClient, HttpClient, HttpMiddleware } from "@effect/platform"
-import * as OtlpSerialization from "@effect/opentelemetry/OtlpSerialization"
-import * as OtlpTracer from "@effect/opentelemetry/OtlpTracer"
 import { tracingEnabled } from "@hookgate/core"
 import { Config, type ConfigError, Effect, Layer, Option } from "effect"
 import { constTrue } from "effect/Function"
+import { loadOptional, OPTIONAL_PACKAGES, type OptionalPackagesMissing } from "./optional-packages.js"
 
 /**
  * OpenTelemetry's standard variables: `OTEL_EXPORTER_OTLP_ENDPOINT` (the collector's base URL;
@@ -46,16 +45,23 @@ const untracedHttp: Layer.Layer<never> = Layer.unwrapEffect(
  * SDK), when an endpoint is set: every request's server span, hookgate's spans under it, and
  * the mailer's HTTP call as a client span carrying W3C `traceparent`. Without an endpoint
  * Effect's built-in tracer stays, `tracingEnabled` is false, and no span is made: neither
- * hookgate's nor @effect/platform's HTTP spans.
+ * hookgate's nor @effect/platform's HTTP spans. `@effect/opentelemetry` is an optional peer,
+ * imported only when an endpoint is set; missing, the layer fails with `OptionalPackagesMissing`.
  */
-export const tracingLayer: Layer.Layer<never, ConfigError.ConfigError> = Layer.unwrapEffect(
-  Effect.map(TracingConfig, (config) =>
+export const tracingLayer: Layer.Layer<never, ConfigError.ConfigError | OptionalPackagesMissing> = Layer.unwrapEffect(
+  Effect.flatMap(TracingConfig, (config) =>
     Option.match(tracesUrl(config), {
-      onNone: () => untracedHttp,
+      onNone: () => Effect.succeed(untracedHttp),
       onSome: (url) =>
-        OtlpTracer.layer({ url, resource: { serviceName: config.serviceName }, exportInterval: "1 second" }).pipe(
-          Layer.provide(OtlpSerialization.layerJson),
-          Layer.provide(FetchHttpClient.layer)
-        )
+        loadOptional(
+          "traces (OTEL_EXPORTER_OTLP_ENDPOINT)",
+          OPTIONAL_PACKAGES.tracing,
+          () => Promise.all([import("@effect/opentelemetry/OtlpTracer"), import("@effect/opentelemetry/OtlpSerialization")])
+        ).pipe(Effect.map(([OtlpTracer, OtlpSerialization]) =>
+          OtlpTracer.layer({ url, resource: { serviceName: config.serviceName }, exportInterval: "1 second" }).pipe(
+            Layer.provide(OtlpSerialization.layerJson),
+            Layer.provide(FetchHttpClient.layer)
+          )
+        ))
     }))
 )

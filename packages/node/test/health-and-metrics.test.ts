@@ -130,6 +130,20 @@ describe("/metrics", () => {
   }, 60_000)
 })
 
+describe("/metrics off, as by default", () => {
+  it("has no /metrics route without HOOKGATE_METRICS, and the banner says how to turn it on", async () => {
+    const { HOOKGATE_METRICS: _, ...env } = baseEnv(tempDir())
+    const gateway = await startGateway({ ...env, HOOKGATE_SWEEP_EVERY: "1 hour" })
+    try {
+      expect((await get(`${gateway.url}/metrics`)).status).toBe(404)
+      expect((await get(`${gateway.url}/healthz`)).status).toBe(200)
+      expect(gateway.output()).toMatch(/metrics +off \(set HOOKGATE_METRICS=prometheus\)/)
+    } finally {
+      await gateway.stop()
+    }
+  }, 60_000)
+})
+
 describe("the admin token", () => {
   it("is taken with the scheme in lower case (`bearer <token>`) by the running gateway", async () => {
     const gateway = await startGateway({ ...baseEnv(tempDir()), HOOKGATE_SWEEP_EVERY: "1 hour" })

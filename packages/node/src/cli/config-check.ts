@@ -59,6 +59,7 @@ export const effectiveSettings = (config: GatewayConfig, policy: RetryPolicyShap
   }),
   ["HOOKGATE_RECONCILE_EVERY", Option.match(reconcileEvery(config), { onNone: () => "- (no provider API key)", onSome: Duration.format })],
   ["HOOKGATE_ADMIN_TOKEN", secret(config.adminToken)],
+  ["HOOKGATE_METRICS", config.metrics],
   ["HOOKGATE_METRICS_TOKEN", secret(config.metricsToken)],
   ["HOOKGATE_MAX_BODY", `${config.maxBodyBytes} bytes`],
   ["HOOKGATE_MAX_ATTEMPTS", String(config.retry.maxAttempts ?? 8)],

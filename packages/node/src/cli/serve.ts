@@ -23,7 +23,11 @@ const banner = (url: string, supplied: ReadonlyArray<string>) =>
       `  mailer     ${about.mailer}`,
       `  admin      ${Option.isSome(config.adminToken) ? `${url}/admin/stats (Bearer token)` : "disabled (set HOOKGATE_ADMIN_TOKEN)"}`,
       `  console    ${Option.isSome(config.adminToken) ? `${url}/console (sign in with the admin token)` : "disabled (set HOOKGATE_ADMIN_TOKEN)"}`,
-      `  metrics    ${url}/metrics${Option.isSome(config.metricsToken) ? " (Bearer token)" : " (open; set HOOKGATE_METRICS_TOKEN to require a token)"}`
+      `  metrics    ${
+        config.metrics === "off"
+          ? "off (set HOOKGATE_METRICS=prometheus)"
+          : `${url}/metrics${Option.isSome(config.metricsToken) ? " (Bearer token)" : " (open; set HOOKGATE_METRICS_TOKEN to require a token)"}`
+      }`
     ]
     if (supplied.length > 0) {
       lines.push("", "Development settings (supplied by serve --dev, as npm start runs it; never use them in production):")

@@ -101,6 +101,11 @@ const fields = {
     durationConfig("HOOKGATE_RECONCILE_EVERY").pipe(Config.validate({ message: POSITIVE, validation: isPositive }))
   ),
   adminToken: Config.option(token("HOOKGATE_ADMIN_TOKEN")),
+  /**
+   * `prometheus`: serve `GET /metrics` (needs the optional packages @effect/opentelemetry and
+   * @opentelemetry/exporter-prometheus); `off` (the default): no `/metrics` route.
+   */
+  metrics: Config.literal("off", "prometheus")("HOOKGATE_METRICS").pipe(Config.withDefault("off" as const)),
   /** When set, `GET /metrics` needs `Authorization: Bearer <token>`. */
   metricsToken: Config.option(token("HOOKGATE_METRICS_TOKEN")),
   maxBodyBytes: Config.integer("HOOKGATE_MAX_BODY").pipe(

@@ -1,5 +1,5 @@
 import { HttpMiddleware, HttpServerRequest } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Effect } from "effect"
 
 /** A refused body is read and discarded up to this much more; past it the connection is cut after all. */

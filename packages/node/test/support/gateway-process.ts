@@ -36,7 +36,9 @@ export const baseEnv = (dir: string): Record<string, string> => ({
   HOOKGATE_OUTBOX: join(dir, "outbox"),
   STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
   CREEM_WEBHOOK_SECRET: CREEM_SECRET,
-  HOOKGATE_ADMIN_TOKEN: ADMIN_TOKEN
+  HOOKGATE_ADMIN_TOKEN: ADMIN_TOKEN,
+  // Off by default (its packages are optional peers, installed here as devDependencies).
+  HOOKGATE_METRICS: "prometheus"
 })
 
 /** The settings that send through a Resend stand-in (`startResendTestServer`) instead of the outbox. */
