@@ -3,6 +3,7 @@ import { once } from "node:events"
 import { readFileSync } from "node:fs"
 import type { Readable } from "node:stream"
 import { fileURLToPath } from "node:url"
+import { join } from "node:path"
 import type { BaselineServerOptions } from "./http-baseline-server.js"
 import type { ResendChildMessage } from "./http-resend-child.js"
 
@@ -184,4 +185,40 @@ export const cpuSeconds = (child: ChildProcess): number | undefined => {
   } catch {
     return undefined
   }
+}
+
+const BENCH_FROM = "hookgate bench <orders@bench.hookgate.localhost>"
+
+/** The servers an HTTP suite compares, over one Resend stand-in: `hookgate serve`, the bare baseline, and (optionally) the minimal Effect floor, each on its own database in `dir`. */
+export interface BenchServers {
+  readonly started: Array<Started>
+  readonly resend: ResendStandIn
+  readonly gateway: Started
+  readonly gatewayDb: string
+  readonly baseline: Started
+  readonly baselineDb: string
+  readonly floor?: Started
+  readonly floorDb: string
+}
+
+/** The mail settings every bench server gets: the stand-in's URL and key, one sender. */
+export const benchMail = (resend: ResendStandIn) => ({ resendUrl: resend.url, resendApiKey: resend.apiKey, from: BENCH_FROM })
+
+/** Starts them in order, pushing each to `started` as it comes up (so the caller's `finally` stops what did start). */
+export async function startBenchServers(dir: string, stripeSecret: string, started: Array<Started>, withFloor: true): Promise<BenchServers & { readonly floor: Started }>
+export async function startBenchServers(dir: string, stripeSecret: string, started: Array<Started>, withFloor: false): Promise<BenchServers>
+export async function startBenchServers(dir: string, stripeSecret: string, started: Array<Started>, withFloor: boolean): Promise<BenchServers> {
+  const resend = await startResend()
+  started.push(resend)
+  const mail = benchMail(resend)
+  const gatewayDb = join(dir, "gateway", "hookgate.db")
+  const baselineDb = join(dir, "baseline.db")
+  const floorDb = join(dir, "effect-floor.db")
+  const gateway = await startGateway({ db: gatewayDb, stripeSecret, ...mail })
+  started.push(gateway)
+  const baseline = await startBaseline({ filename: baselineDb, stripeSecret, ...mail })
+  started.push(baseline)
+  const floor = withFloor ? await startBaseline({ filename: floorDb, stripeSecret, ...mail }, true) : undefined
+  if (floor !== undefined) started.push(floor)
+  return { started, resend, gateway, gatewayDb, baseline, baselineDb, floorDb, ...(floor === undefined ? {} : { floor }) }
 }

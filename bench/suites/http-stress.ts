@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { type BenchSuite, figure } from "../lib.js"
 import { checkDelivered } from "./http.js"
 import { driveRound, type RoundResult } from "./http-load.js"
-import { cpuSeconds, type Started, startBaseline, startGateway, startResend, stop } from "./http-processes.js"
+import { benchMail, cpuSeconds, type Started, startBenchServers, startGateway, stop } from "./http-processes.js"
 
 /**
  * Issue 29's hostile load: `hookgate serve` and the node:http baseline
@@ -33,7 +33,6 @@ const WARMUP_SECONDS = QUICK ? 3 : 5
 const SLOW_MS = 5000
 // Long enough that a slow answer is measured, not given up on (autocannon's default is 10 s).
 const TIMEOUT_SECONDS = 120
-const FROM = "hookgate bench <orders@bench.hookgate.localhost>"
 
 /** A process's resident set in MB, from /proc (Linux); undefined elsewhere. */
 const rssMb = (child: ChildProcess): number | undefined => {
@@ -125,16 +124,7 @@ export const httpStressSuite: BenchSuite = {
     const secret = `whsec_bench_${randomBytes(12).toString("hex")}`
     const started: Array<Started> = []
     try {
-      const resend = await startResend()
-      started.push(resend)
-      const mail = { resendUrl: resend.url, resendApiKey: resend.apiKey, from: FROM }
-      const gatewayDb = join(dir, "gateway", "hookgate.db")
-      const baselineDb = join(dir, "baseline.db")
-      const gateway = await startGateway({ db: gatewayDb, stripeSecret: secret, ...mail })
-      started.push(gateway)
-      const baseline = await startBaseline({ filename: baselineDb, stripeSecret: secret, ...mail })
-      started.push(baseline)
-
+      const { resend, gateway, gatewayDb, baseline, baselineDb } = await startBenchServers(dir, secret, started, false)
       const loadBefore = loadAverage()
       console.log(`  ${CONNECTIONS} keep-alive connections for ${ROUND_SECONDS} s each (after a ${WARMUP_SECONDS} s warm-up at 16), ` +
         `baseline first; load average ${loadBefore ?? "?"}`)
@@ -144,7 +134,7 @@ export const httpStressSuite: BenchSuite = {
       await stop(baseline.process)
 
       const rssDb = join(dir, "rss", "hookgate.db")
-      const fresh = await startGateway({ db: rssDb, stripeSecret: secret, ...mail })
+      const fresh = await startGateway({ db: rssDb, stripeSecret: secret, ...benchMail(resend) })
       started.push(fresh)
       const startRss = rssMb(fresh.process)
       console.log(`  RSS of a fresh hookgate serve answering ${RSS_WEBHOOKS.toLocaleString("en")} webhooks from ${CONNECTIONS} connections: ` +

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type BenchSuite, figure } from "../lib.js"
 import { driveRound, type RoundResult } from "./http-load.js"
-import { cpuSeconds, type ResendStandIn, type Started, startBaseline, startGateway, startResend, stop } from "./http-processes.js"
+import { cpuSeconds, type ResendStandIn, type Started, startBenchServers, stop } from "./http-processes.js"
 
 /**
  * Issue 16's HTTP figures: sustained webhooks/s and p50/p99 latency of
@@ -24,7 +24,6 @@ const ROUNDS = 5
 const ROUND_SECONDS = 6
 const WARMUP_SECONDS = 4
 const CONNECTIONS = 16
-const FROM = "hookgate bench <orders@bench.hookgate.localhost>"
 
 interface Round extends RoundResult {
   /** The server process's CPU time per webhook answered 2xx (Linux only). */
@@ -106,18 +105,7 @@ export const httpSuite: BenchSuite = {
     const secret = `whsec_bench_${randomBytes(12).toString("hex")}`
     const started: Array<Started> = []
     try {
-      const resend = await startResend()
-      started.push(resend)
-      const mail = { resendUrl: resend.url, resendApiKey: resend.apiKey, from: FROM }
-      const gatewayDb = join(dir, "gateway", "hookgate.db")
-      const baselineDb = join(dir, "baseline.db")
-      const floorDb = join(dir, "effect-floor.db")
-      const gateway = await startGateway({ db: gatewayDb, stripeSecret: secret, ...mail })
-      started.push(gateway)
-      const baseline = await startBaseline({ filename: baselineDb, stripeSecret: secret, ...mail })
-      started.push(baseline)
-      const floor = await startBaseline({ filename: floorDb, stripeSecret: secret, ...mail }, true)
-      started.push(floor)
+      const { resend, gateway, gatewayDb, baseline, baselineDb, floor, floorDb } = await startBenchServers(dir, secret, started, true)
       const hookgate: Side = { name: "hookgate", prefix: "hg", db: gatewayDb, server: gateway, rounds: [], okKeys: [] }
       const bare: Side = { name: "baseline", prefix: "bl", db: baselineDb, server: baseline, rounds: [], okKeys: [] }
       const effectFloor: Side = { name: "floor", prefix: "ef", db: floorDb, server: floor, rounds: [], okKeys: [] }

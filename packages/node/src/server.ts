@@ -67,9 +67,12 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
   const reconciler = reconcilerLayer(config)
   // Campaign batches go through the in-process queue; the watcher sends open batches when it is idle.
   const campaigns = Gateway.layerCampaignWatcher(config.campaignPoll).pipe(Layer.provideMerge(Gateway.layerCampaigns))
-  // Webhooks beyond HOOKGATE_WEBHOOK_CONCURRENCY wait for a slot, at most HOOKGATE_WEBHOOK_QUEUE_TIMEOUT (then 503 busy).
-  const admission = { concurrency: config.webhookConcurrency, queueTimeout: config.webhookQueueTimeout }
-  const serve = Layer.unwrapEffect(Effect.map(webhookAdmission(admission), (admitted) =>
+  // With HOOKGATE_WEBHOOK_CONCURRENCY set, webhooks beyond it wait for a slot, at most HOOKGATE_WEBHOOK_QUEUE_TIMEOUT (then 503 busy).
+  const admission = Option.match(config.webhookConcurrency, {
+    onNone: () => Effect.succeed(<A>(app: A) => app),
+    onSome: (concurrency) => webhookAdmission({ concurrency, queueTimeout: config.webhookQueueTimeout })
+  })
+  const serve = Layer.unwrapEffect(Effect.map(admission, (admitted) =>
     HttpServer.serve(gatewayRouter(config), (app) => requestLog(admitted(drainRefusedBody(app))))))
   return serve.pipe(
     Layer.provideMerge(graceful),

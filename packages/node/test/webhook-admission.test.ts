@@ -144,7 +144,7 @@ describe("admission settings", () => {
   it("config check shows the defaults, and reports bad values with the other problems", async () => {
     const defaults = await check({})
     expect(defaults.code, defaults.stderr).toBe(0)
-    expect(defaults.stdout).toMatch(/^HOOKGATE_WEBHOOK_CONCURRENCY\s+32$/m)
+    expect(defaults.stdout).toMatch(/^HOOKGATE_WEBHOOK_CONCURRENCY\s+off$/m)
     expect(defaults.stdout).toMatch(/^HOOKGATE_WEBHOOK_QUEUE_TIMEOUT\s+2s$/m)
     const refused = await check({ HOOKGATE_WEBHOOK_CONCURRENCY: "0", HOOKGATE_WEBHOOK_QUEUE_TIMEOUT: "soon", PORT: "abc" })
     expect(refused.code).toBe(1)

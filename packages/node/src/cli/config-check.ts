@@ -72,7 +72,7 @@ export const effectiveSettings = (config: GatewayConfig, policy: RetryPolicyShap
   ["HOOKGATE_SHUTDOWN_GRACE", Duration.format(config.shutdownGrace)],
   ["HOOKGATE_HEADERS_TIMEOUT", Duration.format(config.headersTimeout)],
   ["HOOKGATE_REQUEST_TIMEOUT", Duration.format(config.requestTimeout)],
-  ["HOOKGATE_WEBHOOK_CONCURRENCY", String(config.webhookConcurrency)],
+  ["HOOKGATE_WEBHOOK_CONCURRENCY", Option.match(config.webhookConcurrency, { onNone: () => "off", onSome: String })],
   ["HOOKGATE_WEBHOOK_QUEUE_TIMEOUT", Duration.format(config.webhookQueueTimeout)],
   ["HOOKGATE_LOG_FORMAT", config.logFormat]
 ]
