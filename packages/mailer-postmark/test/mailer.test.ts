@@ -203,8 +203,9 @@ describe("Postmark mailer over real HTTP", () => {
   it.live("layerConfig reads POSTMARK_SERVER_TOKEN, POSTMARK_BASE_URL, POSTMARK_MESSAGE_STREAM, POSTMARK_TIMEOUT", () =>
     Effect.gen(function*() {
       const mailer = yield* Mailer
-      yield* mailer.send(email(), { idempotencyKey: KEY })
-      expect(server.emails.map((e) => e.messageStream)).toEqual(["broadcast"])
+      yield* mailer.send(email({ to: "configured@example.com" }), { idempotencyKey: KEY })
+      // This test's own email: a request of an earlier test may still land after the reset on a loaded machine.
+      expect(server.emails.filter((e) => e.to === "configured@example.com").map((e) => e.messageStream)).toEqual(["broadcast"])
     }).pipe(Effect.provide(
       layerConfig().pipe(
         Layer.provide(FetchHttpClient.layer),
