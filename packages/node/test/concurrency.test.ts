@@ -53,5 +53,5 @@ describe("concurrent deliveries", () => {
     const stats = await admin(gateway.url, "/admin/stats")
     expect(stats.body.orders.sent).toBeGreaterThanOrEqual(201)
     expect(stats.body.orders.pending).toBe(0)
-  })
+  }, 120_000)
 })

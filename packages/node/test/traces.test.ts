@@ -139,5 +139,5 @@ describe("without OTEL_EXPORTER_OTLP_ENDPOINT", () => {
       await quiet.stop()
       await quietResend.close()
     }
-  })
+  }, 90_000)
 })
