@@ -5,7 +5,6 @@ import { Console, Effect } from "effect"
 import { settingsProvider, SettingsSource, takeConfigFlag, warnUnknownSettings } from "./config/source.js"
 import { layerLogger } from "./logging.js"
 import { helpRequest } from "./cli/help.js"
-import { cli } from "./cli/main.js"
 import { withColourPolicy } from "./cli/plain-console.js"
 import { reportFailure } from "./cli/report-failure.js"
 
@@ -18,6 +17,9 @@ const help = helpRequest(args.slice(2))
 const program = help !== undefined ? Console.log(help) : Effect.gen(function*() {
   const provider = yield* settingsProvider({ file })
   yield* warnUnknownSettings({ file })
+  // The commands (and the stores, mailers and server they import) load only when one runs:
+  // help and the version answer without them.
+  const { cli } = yield* Effect.promise(() => import("./cli/main.js"))
   yield* cli(args).pipe(Effect.provide(layerLogger), Effect.withConfigProvider(provider))
 })
 
