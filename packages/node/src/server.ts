@@ -9,6 +9,7 @@ import type { GatewayConfig } from "./config/gateway-config.js"
 import type { GatewayOverrides } from "./gateway-layer.js"
 import * as Gateway from "./Gateway.js"
 import { metricsRoute, PrometheusReader } from "./http/metrics.js"
+import { ClosingResponse } from "./http/closing-response.js"
 import { drainRefusedBody } from "./http/drain-refused-body.js"
 import type { OptionalPackagesMissing } from "./optional-packages.js"
 import { reconcilerLayer } from "./reconcile.js"
@@ -48,7 +49,9 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
   const requestTimeout = Duration.toMillis(config.requestTimeout)
   // Node checks the deadlines every `connectionsCheckingInterval` (30 s by default): check
   // often enough that a stalled connection is closed close to its deadline.
+  // ClosingResponse: a request whose client hung up as it was answered still ends (closing-response.ts).
   const server = createServer({
+    ServerResponse: ClosingResponse,
     headersTimeout,
     requestTimeout,
     connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeout / 4)))

@@ -1,6 +1,6 @@
 import { HttpApp, HttpRouter, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Duration, Effect, Fiber, Logger, Option, TestClock } from "effect"
+import { Deferred, Duration, Effect, Exit, Fiber, Logger, Option, TestClock } from "effect"
 import { join } from "node:path"
 import { makeAdmissionGate } from "../src/http/admission.js"
 import { webhookAdmission } from "../src/http/webhook-admission.js"
@@ -134,6 +134,33 @@ describe("webhook admission", () => {
       expect(Option.isSome(yield* Fiber.join(holder))).toBe(true)
       expect(yield* gate.load).toEqual({ inFlight: 0, waiting: 0 })
       expect(Option.isSome(yield* gate.admit(Effect.void))).toBe(true)
+    }))
+  it.live("webhooks interrupted while waiting, while worked on, or as a slot is handed to them give back every slot", () =>
+    Effect.gen(function*() {
+      const SLOTS = 3
+      const gate = yield* makeAdmissionGate({ concurrency: SLOTS, queueTimeout: "1 minute" })
+      const work = yield* Deferred.make<void>()
+      // Like a route: the webhook's work is interruptible, the gate's middleware is not.
+      const webhook = Effect.uninterruptible(gate.admit(Effect.interruptible(Deferred.await(work))))
+      const fibers = yield* Effect.forEach(Array.from({ length: 12 }), () => Effect.fork(webhook))
+      yield* settle
+      expect(yield* gate.load).toEqual({ inFlight: SLOTS, waiting: 12 - SLOTS })
+      // At once, on real fibers: two admitted ones and every other waiter are interrupted, so
+      // slots are handed to waiters that are being interrupted in the same step.
+      const interrupted = fibers.filter((_, i) => i < 2 || (i >= SLOTS && i % 2 === 0))
+      yield* Effect.forEach(interrupted, Fiber.interrupt, { concurrency: "unbounded", discard: true })
+      yield* Deferred.succeed(work, undefined)
+      const exits = yield* Effect.forEach(fibers, Fiber.await)
+      expect(exits.filter(Exit.isInterrupted)).toHaveLength(interrupted.length)
+      expect(exits.filter((exit) => Exit.isSuccess(exit) && Option.isSome(exit.value))).toHaveLength(12 - interrupted.length)
+      expect(yield* gate.load).toEqual({ inFlight: 0, waiting: 0 })
+      // Every slot is free: as many webhooks as slots are admitted at once.
+      const hold = yield* Deferred.make<void>()
+      const again = yield* Effect.forEach(Array.from({ length: SLOTS }), () => Effect.fork(gate.admit(Deferred.await(hold))))
+      yield* settle
+      expect(yield* gate.load).toEqual({ inFlight: SLOTS, waiting: 0 })
+      yield* Deferred.succeed(hold, undefined)
+      yield* Effect.forEach(again, Fiber.join)
     }))
 })
 
