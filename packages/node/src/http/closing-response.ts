@@ -18,16 +18,17 @@ export class ClosingResponse<Request extends IncomingMessage = IncomingMessage> 
     const last = args.at(-1)
     if (typeof last !== "function") return super.end(...(args as [])) as this
     let pending = true
-    const done = () => {
+    const done = (...result: Array<unknown>) => {
       if (!pending) return
       pending = false
-      this.off("close", done)
-      ;(last as () => void)()
+      this.off("close", onClose)
+      ;(last as (...result: Array<unknown>) => void)(...result)
     }
-    this.once("close", done)
+    const onClose = () => done()
+    this.once("close", onClose)
     super.end(...(args.slice(0, -1) as []), done)
     // Closed already: its `close` has been emitted, and `finish` will not come.
-    if (this.destroyed) process.nextTick(done)
+    if (this.destroyed) process.nextTick(onClose)
     return this
   }
 }
