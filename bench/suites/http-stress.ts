@@ -53,6 +53,21 @@ const loadAverage = () => {
   }
 }
 
+/**
+ * The kernel's TCP counters that would explain a multi-second tail by the listen queue: SYNs
+ * dropped on a full accept queue (`ListenOverflows`) and resent by the client after 1, 3, 7 s
+ * (`TCPSynRetrans`). Machine-wide, from /proc (Linux); undefined elsewhere.
+ */
+const tcpCounters = (): { readonly listenOverflows: number; readonly synRetransmits: number } | undefined => {
+  try {
+    const [names, values] = readFileSync("/proc/net/netstat", "utf8").split("\n").filter((line) => line.startsWith("TcpExt:")).map((line) => line.split(" "))
+    const read = (name: string) => Number(values![names!.indexOf(name)])
+    return { listenOverflows: read("ListenOverflows"), synRetransmits: read("TCPSynRetrans") }
+  } catch {
+    return undefined
+  }
+}
+
 interface Stressed extends RoundResult {
   /** The round's 2xx keys and the warm-up's, all checked as stored and sent. */
   readonly checkedKeys: ReadonlyArray<string>
@@ -63,6 +78,7 @@ interface Stressed extends RoundResult {
 const stressRound = async (name: string, server: Started, secret: string, prefix: string): Promise<Stressed> => {
   const warmup = await driveRound({ url: server.url, stripeSecret: secret, prefix: `${prefix}w`, seconds: WARMUP_SECONDS, connections: 16 })
   const cpuBefore = cpuSeconds(server.process)
+  const tcpBefore = tcpCounters()
   const result = await driveRound({
     url: server.url,
     stripeSecret: secret,
@@ -73,6 +89,7 @@ const stressRound = async (name: string, server: Started, secret: string, prefix
     slowMs: SLOW_MS
   })
   const cpuAfter = cpuSeconds(server.process)
+  const tcpAfter = tcpCounters()
   const cpuMsPerWebhook = cpuBefore === undefined || cpuAfter === undefined || result.okKeys.length === 0
     ? undefined
     : ((cpuAfter - cpuBefore) * 1000) / result.okKeys.length
@@ -81,7 +98,9 @@ const stressRound = async (name: string, server: Started, secret: string, prefix
     `p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms  max ${result.maxMs} ms  over ${SLOW_MS / 1000} s ${result.slow}  ` +
     `503 busy ${result.busy}  other non-2xx ${result.non2xx - result.busy}  errors ${result.errors}  unanswered at the end ${result.unanswered}` +
     (cpuMsPerWebhook === undefined ? "" : `  CPU ${cpuMsPerWebhook.toFixed(2)} ms/webhook`) +
-    (rss === undefined ? "" : `  RSS ${Math.round(rss)} MB`))
+    (rss === undefined ? "" : `  RSS ${Math.round(rss)} MB`) +
+    (tcpBefore === undefined || tcpAfter === undefined ? "" : `  listen overflows +${tcpAfter.listenOverflows - tcpBefore.listenOverflows}` +
+      `  SYN retransmits +${tcpAfter.synRetransmits - tcpBefore.synRetransmits} (machine-wide)`))
   return { ...result, checkedKeys: [...warmup.okKeys, ...result.okKeys], cpuMsPerWebhook, rssMb: rss }
 }
 
