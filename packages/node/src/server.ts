@@ -37,6 +37,14 @@ export const gatewayRouter = (config: GatewayConfig) =>
   )
 
 /**
+ * Connections the kernel may hold for the server before it accepts them (the kernel caps it at
+ * net.core.somaxconn). Node's default, 511, is less than a burst of connections opened at once
+ * (a thousand webhooks from a replay): past it the kernel drops their SYNs, and the clients
+ * wait 1, 3, 7 s to send them again, or see their connection reset.
+ */
+const LISTEN_BACKLOG = 4096
+
+/**
  * The HTTP server on `config.host`:`config.port` (0 picks a free port), closing a connection
  * whose headers take longer than `headersTimeout` or whose whole request (a stalled body)
  * takes longer than `requestTimeout` with 408, with the sweep running
@@ -79,7 +87,7 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
     HttpServer.serve(gatewayRouter(config), (app) => requestLog(admitted(drainRefusedBody(app))))))
   return serve.pipe(
     Layer.provideMerge(graceful),
-    Layer.provideMerge(NodeHttpServer.layer(() => server, { port: config.port, ...Option.match(config.host, { onNone: () => ({}), onSome: (host) => ({ host }) }) })),
+    Layer.provideMerge(NodeHttpServer.layer(() => server, { port: config.port, backlog: LISTEN_BACKLOG, ...Option.match(config.host, { onNone: () => ({}), onSome: (host) => ({ host }) }) })),
     Layer.provideMerge(sweeper),
     Layer.provideMerge(reconciler),
     Layer.provideMerge(campaigns),
