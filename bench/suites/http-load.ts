@@ -34,8 +34,13 @@ export interface RoundResult {
   readonly p50Ms: number
   readonly p99Ms: number
   readonly maxMs: number
-  /** Answers slower than `slowMs`. */
+  /**
+   * Requests not answered within `slowMs`: slow answers, and requests still unanswered when the
+   * round ended that had waited that long (autocannon drops those from its latencies).
+   */
   readonly slow: number
+  /** Requests still unanswered when the round ended (cut with their connection). */
+  readonly unanswered: number
   /** Answers 503 with `Retry-After` (the gateway's "busy"). */
   readonly busy: number
   readonly non2xx: number
@@ -46,6 +51,8 @@ export interface RoundResult {
 interface Context {
   key?: string
   sentAt?: number
+  /** The request last sent on this connection was answered. */
+  answered?: boolean
 }
 
 export const signedStripeWebhook = (secret: string, prefix: string, n: number) => {
@@ -68,6 +75,8 @@ export const driveRound = async (options: LoadOptions): Promise<RoundResult> => 
   let busy = 0
   const slowMs = options.slowMs ?? 5000
   const okKeys: Array<string> = []
+  // The requests in flight (autocannon gives each request of a connection a fresh context).
+  const contexts = new Set<Context>()
   const result = await autocannon({
     url: options.url,
     connections: options.connections,
@@ -81,6 +90,8 @@ export const driveRound = async (options: LoadOptions): Promise<RoundResult> => 
         const webhook = signedStripeWebhook(options.stripeSecret, options.prefix, n++)
         context.key = webhook.key
         context.sentAt = performance.now()
+        context.answered = false
+        contexts.add(context)
         return {
           ...request,
           body: webhook.body,
@@ -88,12 +99,17 @@ export const driveRound = async (options: LoadOptions): Promise<RoundResult> => 
         }
       },
       onResponse: (status, _body, context: Context) => {
+        context.answered = true
+        contexts.delete(context)
         if (status >= 200 && status < 300) okKeys.push(context.key!)
         else if (status === 503) busy++
         if (performance.now() - context.sentAt! > slowMs) slow++
       }
     }]
   })
+  const endedAt = performance.now()
+  const waiting = [...contexts].filter((context) => !context.answered)
+  const slowWaiting = waiting.filter((context) => endedAt - context.sentAt! > slowMs).length
   return {
     okKeys,
     seconds: result.duration,
@@ -101,7 +117,8 @@ export const driveRound = async (options: LoadOptions): Promise<RoundResult> => 
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     maxMs: result.latency.max,
-    slow,
+    slow: slow + slowWaiting,
+    unanswered: waiting.length,
     busy,
     non2xx: result.non2xx,
     errors: result.errors

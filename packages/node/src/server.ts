@@ -9,6 +9,7 @@ import type { GatewayConfig } from "./config/gateway-config.js"
 import type { GatewayOverrides } from "./gateway-layer.js"
 import * as Gateway from "./Gateway.js"
 import { metricsRoute, PrometheusReader } from "./http/metrics.js"
+import { ClosingResponse } from "./http/closing-response.js"
 import { drainRefusedBody } from "./http/drain-refused-body.js"
 import type { OptionalPackagesMissing } from "./optional-packages.js"
 import { reconcilerLayer } from "./reconcile.js"
@@ -36,6 +37,14 @@ export const gatewayRouter = (config: GatewayConfig) =>
   )
 
 /**
+ * Connections the kernel may hold for the server before it accepts them (the kernel caps it at
+ * net.core.somaxconn). Node's default, 511, is less than a burst of connections opened at once
+ * (a thousand webhooks from a replay): past it the kernel drops their SYNs, and the clients
+ * wait 1, 3, 7 s to send them again, or see their connection reset.
+ */
+const LISTEN_BACKLOG = 4096
+
+/**
  * The HTTP server on `config.host`:`config.port` (0 picks a free port), closing a connection
  * whose headers take longer than `headersTimeout` or whose whole request (a stalled body)
  * takes longer than `requestTimeout` with 408, with the sweep running
@@ -48,7 +57,9 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
   const requestTimeout = Duration.toMillis(config.requestTimeout)
   // Node checks the deadlines every `connectionsCheckingInterval` (30 s by default): check
   // often enough that a stalled connection is closed close to its deadline.
+  // ClosingResponse: a request whose client hung up as it was answered still ends (closing-response.ts).
   const server = createServer({
+    ServerResponse: ClosingResponse,
     headersTimeout,
     requestTimeout,
     connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeout / 4)))
@@ -67,7 +78,7 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
   const reconciler = reconcilerLayer(config)
   // Campaign batches go through the in-process queue; the watcher sends open batches when it is idle.
   const campaigns = Gateway.layerCampaignWatcher(config.campaignPoll).pipe(Layer.provideMerge(Gateway.layerCampaigns))
-  // With HOOKGATE_WEBHOOK_CONCURRENCY set, webhooks beyond it wait for a slot, at most HOOKGATE_WEBHOOK_QUEUE_TIMEOUT (then 503 busy).
+  // Webhooks beyond HOOKGATE_WEBHOOK_CONCURRENCY (default 32; `off`: no gate) wait for a slot, at most HOOKGATE_WEBHOOK_QUEUE_TIMEOUT (then 503 busy).
   const admission = Option.match(config.webhookConcurrency, {
     onNone: () => Effect.succeed(<A>(app: A) => app),
     onSome: (concurrency) => webhookAdmission({ concurrency, queueTimeout: config.webhookQueueTimeout })
@@ -76,7 +87,7 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
     HttpServer.serve(gatewayRouter(config), (app) => requestLog(admitted(drainRefusedBody(app))))))
   return serve.pipe(
     Layer.provideMerge(graceful),
-    Layer.provideMerge(NodeHttpServer.layer(() => server, { port: config.port, ...Option.match(config.host, { onNone: () => ({}), onSome: (host) => ({ host }) }) })),
+    Layer.provideMerge(NodeHttpServer.layer(() => server, { port: config.port, backlog: LISTEN_BACKLOG, ...Option.match(config.host, { onNone: () => ({}), onSome: (host) => ({ host }) }) })),
     Layer.provideMerge(sweeper),
     Layer.provideMerge(reconciler),
     Layer.provideMerge(campaigns),

@@ -1,6 +1,6 @@
 import { HttpApp, HttpRouter, HttpServerResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Duration, Effect, Fiber, Logger, Option, TestClock } from "effect"
+import { Deferred, Duration, Effect, Exit, Fiber, Logger, Option, TestClock } from "effect"
 import { join } from "node:path"
 import { makeAdmissionGate } from "../src/http/admission.js"
 import { webhookAdmission } from "../src/http/webhook-admission.js"
@@ -135,17 +135,47 @@ describe("webhook admission", () => {
       expect(yield* gate.load).toEqual({ inFlight: 0, waiting: 0 })
       expect(Option.isSome(yield* gate.admit(Effect.void))).toBe(true)
     }))
+  it.live("webhooks interrupted while waiting, while worked on, or as a slot is handed to them give back every slot", () =>
+    Effect.gen(function*() {
+      const SLOTS = 3
+      const gate = yield* makeAdmissionGate({ concurrency: SLOTS, queueTimeout: "1 minute" })
+      const work = yield* Deferred.make<void>()
+      // Like a route: the webhook's work is interruptible, the gate's middleware is not.
+      const webhook = Effect.uninterruptible(gate.admit(Effect.interruptible(Deferred.await(work))))
+      const fibers = yield* Effect.forEach(Array.from({ length: 12 }), () => Effect.fork(webhook))
+      yield* settle
+      expect(yield* gate.load).toEqual({ inFlight: SLOTS, waiting: 12 - SLOTS })
+      // At once, on real fibers: two admitted ones and every other waiter are interrupted, so
+      // slots are handed to waiters that are being interrupted in the same step.
+      const interrupted = fibers.filter((_, i) => i < 2 || (i >= SLOTS && i % 2 === 0))
+      yield* Effect.forEach(interrupted, Fiber.interrupt, { concurrency: "unbounded", discard: true })
+      yield* Deferred.succeed(work, undefined)
+      const exits = yield* Effect.forEach(fibers, Fiber.await)
+      expect(exits.filter(Exit.isInterrupted)).toHaveLength(interrupted.length)
+      expect(exits.filter((exit) => Exit.isSuccess(exit) && Option.isSome(exit.value))).toHaveLength(12 - interrupted.length)
+      expect(yield* gate.load).toEqual({ inFlight: 0, waiting: 0 })
+      // Every slot is free: as many webhooks as slots are admitted at once.
+      const hold = yield* Deferred.make<void>()
+      const again = yield* Effect.forEach(Array.from({ length: SLOTS }), () => Effect.fork(gate.admit(Deferred.await(hold))))
+      yield* settle
+      expect(yield* gate.load).toEqual({ inFlight: SLOTS, waiting: 0 })
+      yield* Deferred.succeed(hold, undefined)
+      yield* Effect.forEach(again, Fiber.join)
+    }))
 })
 
 describe("admission settings", () => {
   const check = (env: Record<string, string>) =>
     runCli({ HOOKGATE_DB: join(tempDir(), "db"), STRIPE_WEBHOOK_SECRET: STRIPE_SECRET, ...env }, ["config", "check"])
 
-  it("config check shows the defaults, and reports bad values with the other problems", async () => {
+  it("config check shows the defaults (the gate on, 32 slots; `off` turns it off), and reports bad values with the other problems", async () => {
     const defaults = await check({})
     expect(defaults.code, defaults.stderr).toBe(0)
-    expect(defaults.stdout).toMatch(/^HOOKGATE_WEBHOOK_CONCURRENCY\s+off$/m)
+    expect(defaults.stdout).toMatch(/^HOOKGATE_WEBHOOK_CONCURRENCY\s+32$/m)
     expect(defaults.stdout).toMatch(/^HOOKGATE_WEBHOOK_QUEUE_TIMEOUT\s+2s$/m)
+    const off = await check({ HOOKGATE_WEBHOOK_CONCURRENCY: "off" })
+    expect(off.code, off.stderr).toBe(0)
+    expect(off.stdout).toMatch(/^HOOKGATE_WEBHOOK_CONCURRENCY\s+off$/m)
     const refused = await check({ HOOKGATE_WEBHOOK_CONCURRENCY: "0", HOOKGATE_WEBHOOK_QUEUE_TIMEOUT: "soon", PORT: "abc" })
     expect(refused.code).toBe(1)
     const problems = refused.stderr.split("\n").filter((l) => l.startsWith("  ")).map((p) => p.trim().split(":")[0]).sort()

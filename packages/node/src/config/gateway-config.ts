@@ -37,6 +37,18 @@ const isHttpUrl = (value: string) => {
   }
 }
 
+/** Webhooks worked on at once unless HOOKGATE_WEBHOOK_CONCURRENCY says otherwise. */
+export const DEFAULT_WEBHOOK_CONCURRENCY = 32
+
+/** A positive whole number of webhooks, or `off` (None). */
+const webhookConcurrencyPrimitive = Config.primitive("a number of webhooks, or off", (text) => {
+  const value = text.trim()
+  if (value.toLowerCase() === "off") return Either.right(Option.none<number>())
+  return /^[1-9]\d*$/.test(value)
+    ? Either.right(Option.some(Number(value)))
+    : Either.left(ConfigError.InvalidData([], "must be a positive whole number of webhooks, or off"))
+})
+
 /** A bearer token: an empty one would be a token anyone can send. */
 const token = (name: string) =>
   Config.string(name).pipe(Config.validate({ message: "must not be empty", validation: (t) => t.trim() !== "" }), Config.map(Redacted.make))
@@ -125,12 +137,11 @@ const fields = {
    * Webhooks worked on at once; more wait for a slot, first come first served, at most
    * HOOKGATE_WEBHOOK_QUEUE_TIMEOUT, then get 503 `busy` with `Retry-After` (the provider
    * sends them again). Bounds the latency and the memory of a burst (docs/operations.md).
-   * Off unless set: in one bench run the gate refused every webhook once all its slots were
-   * held (cause not yet found), so it is opt-in until that is understood.
+   * `off`: every webhook is worked on at once.
    */
-  webhookConcurrency: Config.option(Config.integer("HOOKGATE_WEBHOOK_CONCURRENCY").pipe(
-    Config.validate({ message: "must be a positive whole number of webhooks", validation: (n) => n > 0 })
-  )),
+  webhookConcurrency: Config.nested(webhookConcurrencyPrimitive, "HOOKGATE_WEBHOOK_CONCURRENCY").pipe(
+    Config.withDefault(Option.some(DEFAULT_WEBHOOK_CONCURRENCY))
+  ),
   /** How long a webhook may wait for a slot; 0 refuses at once when every slot is taken. */
   webhookQueueTimeout: durationConfig("HOOKGATE_WEBHOOK_QUEUE_TIMEOUT").pipe(
     Config.validate({ message: "must be a duration of zero or more, e.g. 2s", validation: Duration.isFinite }),
