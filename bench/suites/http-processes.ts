@@ -80,10 +80,26 @@ export interface GatewaySettings {
   readonly from: string
 }
 
+/**
+ * How a child is run: `node`, the command line that stands for `node` (e.g. valgrind
+ * followed by node, or node with `--cpu-prof`); `startMs`, how long it may take to listen;
+ * `env`, settings added to the gateway's.
+ */
+export interface Launch {
+  readonly node?: ReadonlyArray<string>
+  readonly startMs?: number
+  readonly env?: Readonly<Record<string, string>>
+}
+
+const launched = (launch: Launch, args: ReadonlyArray<string>): [string, Array<string>] => {
+  const [command, ...prefix] = launch.node ?? [process.execPath]
+  return [command!, [...prefix, ...args]]
+}
+
 /** `hookgate serve` on a free port of 127.0.0.1 with the Resend mailer, ready once `/healthz` answers 200. */
-export const startGateway = async (settings: GatewaySettings): Promise<Started> => {
+export const startGateway = async (settings: GatewaySettings, launch: Launch = {}): Promise<Started> => {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !OURS.test(name)))
-  const child = track(spawn(process.execPath, [hookgateBin, "serve"], {
+  const child = track(spawn(...launched(launch, [hookgateBin, "serve"]), {
     // stdout carries one JSON log line per webhook: discarded, as a log shipper would take it away.
     stdio: ["ignore", "ignore", "pipe"],
     env: {
@@ -96,12 +112,13 @@ export const startGateway = async (settings: GatewaySettings): Promise<Started> 
       RESEND_BASE_URL: settings.resendUrl,
       HOOKGATE_FROM: settings.from,
       STRIPE_WEBHOOK_SECRET: settings.stripeSecret,
-      HOOKGATE_SHUTDOWN_GRACE: "1 second"
+      HOOKGATE_SHUTDOWN_GRACE: "1 second",
+      ...launch.env
     }
   }))
   try {
-    const [, url] = await firstMatch(child, child.stderr!, /listening on (http:\/\/\S+)/, 60_000, "hookgate serve")
-    const deadline = Date.now() + 30_000
+    const [, url] = await firstMatch(child, child.stderr!, /listening on (http:\/\/\S+)/, launch.startMs ?? 60_000, "hookgate serve")
+    const deadline = Date.now() + (launch.startMs ?? 30_000)
     for (;;) {
       const status = await fetch(`${url}/healthz`).then((r) => r.status, () => 0)
       if (status === 200) return { url: url!, process: child }
@@ -118,10 +135,10 @@ const baselineChild = fileURLToPath(new URL("./http-baseline-child.js", import.m
 const effectFloorChild = fileURLToPath(new URL("./http-effect-floor-child.js", import.meta.url))
 
 /** The node:http baseline, or with `effectFloor` the @effect/platform floor, doing the same work. */
-export const startBaseline = async (options: BaselineServerOptions, effectFloor = false): Promise<Started> => {
-  const child = track(spawn(process.execPath, [effectFloor ? effectFloorChild : baselineChild, JSON.stringify(options)], { stdio: ["ignore", "pipe", "inherit"] }))
+export const startBaseline = async (options: BaselineServerOptions, effectFloor = false, launch: Launch = {}): Promise<Started> => {
+  const child = track(spawn(...launched(launch, [effectFloor ? effectFloorChild : baselineChild, JSON.stringify(options)]), { stdio: ["ignore", "pipe", "inherit"] }))
   try {
-    const [, url] = await firstMatch(child, child.stdout!, /listening (http:\/\/\S+)/, 30_000, effectFloor ? "the Effect floor server" : "the baseline server")
+    const [, url] = await firstMatch(child, child.stdout!, /listening (http:\/\/\S+)/, launch.startMs ?? 30_000, effectFloor ? "the Effect floor server" : "the baseline server")
     return { url: url!, process: child }
   } catch (error) {
     await stop(child)

@@ -1,11 +1,10 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as ParseResult from "effect/ParseResult"
-import type * as Schema from "effect/Schema"
+import * as Schema from "effect/Schema"
 import { Fulfilment } from "../kernel/fulfilment.js"
 import { MalformedPayload } from "./errors.js"
 import { describeParseError } from "./payload.js"
-import { decodeSyncFirst } from "../internal/decode-sync-first.js"
 import type { VerifiedEvent } from "./webhook.js"
 
 /** What a paying event yields; `orderId` becomes the order key `<provider>:<orderId>`. */
@@ -108,7 +107,7 @@ const emailProblem = (email: string): Problem | undefined => {
 }
 
 // Through the schema rather than the constructor, so an invalid value is an answer, not a thrown defect.
-const decodeFulfilment = decodeSyncFirst(Fulfilment)
+const decodeFulfilment = Schema.decodeUnknown(Fulfilment)
 
 /**
  * The one way a provider maps events to fulfilments: a few event types, one
@@ -124,9 +123,9 @@ const decodeFulfilment = decodeSyncFirst(Fulfilment)
  */
 export const fulfilOn = <A, I, P = never, PI = never>(options: FulfilOnOptions<A, I, P, PI>) => {
   const types: ReadonlySet<string> = new Set(options.types)
-  const decode = decodeSyncFirst(options.schema)
+  const decode = Schema.decodeUnknown(options.schema)
   const pending = options.pending
-  const decodeState = pending === undefined ? undefined : decodeSyncFirst(pending.schema)
+  const decodeState = pending === undefined ? undefined : Schema.decodeUnknown(pending.schema)
   const mayPend: ReadonlySet<string> = new Set(pending?.types ?? types)
 
   return (event: VerifiedEvent): Effect.Effect<Option.Option<Fulfilment>, MalformedPayload> => {
