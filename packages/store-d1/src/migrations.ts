@@ -13,7 +13,7 @@ export interface D1Migration {
 /** store-sql's migrations, named as wrangler names migration files (`<4-digit id>_<name>.sql`), in order. */
 export const d1Migrations: ReadonlyArray<D1Migration> = SqlStore.migrations.map((migration) => ({
   name: `${String(migration.id).padStart(4, "0")}_${migration.name}.sql`,
-  statements: migration.statements
+  statements: SqlStore.sqliteStatements(migration)
 }))
 
 /**

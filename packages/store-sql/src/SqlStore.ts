@@ -14,8 +14,8 @@ export const make = () => makeSqlStoreServices
 export const layer = () => layerSqlStore
 
 export { SqlAtomic } from "./atomic.js"
-export { type CompiledCall, DirectStatements, type DirectStatementsShape } from "./compiled.js"
-export { loader, migrations, MIGRATIONS_TABLE } from "./migrations/index.js"
+export { DirectStatements, type DirectStatementsShape } from "./compiled.js"
+export { loader, type Migration, migrations, MIGRATIONS_TABLE, sqliteStatements } from "./migrations/index.js"
 export { migrate } from "./migrate.js"
 export { checkSchemaVersion, NEWEST_MIGRATION, refuseNewer } from "./schema-version.js"
 export { storedTimes, TIME_COLUMNS } from "./stored-times.js"

@@ -13,21 +13,6 @@ export interface DirectStatementsShape {
    * statement through the `SqlClient`) whenever it cannot do better.
    */
   readonly run: (text: string, params: ReadonlyArray<unknown>, viaClient: () => Effect.Effect<Rows, SqlError>) => Effect.Effect<Rows, SqlError>
-  /**
-   * Runs compiled statements that must stand or fall together (in order, each one's rows
-   * answered), or answers `viaAtomic()` (them through `SqlAtomic`) whenever it cannot do
-   * better. Optional: without it, they always go through `SqlAtomic`.
-   */
-  readonly runAtomic?: (
-    calls: ReadonlyArray<CompiledCall>,
-    viaAtomic: () => Effect.Effect<ReadonlyArray<Rows>, SqlError>
-  ) => Effect.Effect<ReadonlyArray<Rows>, SqlError>
-}
-
-/** A compiled statement's text with one call's parameters. */
-export interface CompiledCall {
-  readonly text: string
-  readonly params: ReadonlyArray<unknown>
 }
 
 /**
@@ -45,8 +30,6 @@ export class DirectStatements extends Context.Reference<DirectStatements>()("@ho
 export interface Compiled<Name extends string, A> {
   readonly run: (values: Readonly<Record<Name, unknown>>) => Effect.Effect<ReadonlyArray<A>, SqlError>
   readonly statement: (values: Readonly<Record<Name, unknown>>) => Statement.Statement<A>
-  /** Its text and this call's parameters, for `DirectStatementsShape.runAtomic`. */
-  readonly call: (values: Readonly<Record<Name, unknown>>) => CompiledCall
 }
 
 const MARK = "\u0000hookgate-slot:"
@@ -78,22 +61,7 @@ export const compiled = <const Name extends string, A extends object = Record<st
       const params = paramsOf(values)
       return direct.run(text, params, () => sql.unsafe(text, params)) as Effect.Effect<ReadonlyArray<A>, SqlError>
     },
-    statement: (values) => sql.unsafe<A>(text, paramsOf(values)),
-    call: (values) => ({ text, params: paramsOf(values) })
+    statement: (values) => sql.unsafe<A>(text, paramsOf(values))
   }
 }
 
-/**
- * Compiled statements as one atomic step: on `direct`'s `runAtomic` when the store has
- * one (SQLite runs them in one driver transaction when nothing holds the connection),
- * else through `atomic` (a transaction; one D1 batch). Answers each statement's rows.
- */
-export const runCompiledAtomically = (
-  sql: SqlClient.SqlClient,
-  direct: DirectStatementsShape,
-  atomic: (statements: ReadonlyArray<Statement.Statement<Record<string, unknown>>>) => Effect.Effect<ReadonlyArray<Rows>, SqlError>,
-  calls: ReadonlyArray<CompiledCall>
-): Effect.Effect<ReadonlyArray<Rows>, SqlError> => {
-  const viaAtomic = () => atomic(calls.map((call) => sql.unsafe<Record<string, unknown>>(call.text, call.params)))
-  return direct.runAtomic === undefined ? viaAtomic() : direct.runAtomic(calls, viaAtomic)
-}

@@ -2,10 +2,8 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import type { AttemptNote } from "@hookgate/core"
-import * as Effect from "effect/Effect"
-import type * as Context from "effect/Context"
-import type { SqlAtomic } from "./atomic.js"
-import { compiled, type DirectStatementsShape, runCompiledAtomically } from "./compiled.js"
+import type * as Effect from "effect/Effect"
+import { compiled, type DirectStatementsShape } from "./compiled.js"
 
 type AttemptSlot = "attemptNo" | "outcome" | "errorClass" | "detail" | "startedAt"
 const ATTEMPT_SLOTS: ReadonlyArray<AttemptSlot> = ["attemptNo", "outcome", "errorClass", "detail", "startedAt"]
@@ -29,81 +27,53 @@ const INSERT_ATTEMPT = `INSERT INTO hookgate_attempts
 
 /** A guarded write of an order (`complete`, `release`) with, optionally, its attempt's row in the same atomic step. */
 export interface RecordedStep<Name extends string, A> {
-  /** The write alone, or with the attempt's row: one statement on Postgres, one atomic pair elsewhere. */
+  /** The write alone, or with the attempt's row: one statement either way. */
   readonly run: (values: Readonly<Record<Name, unknown>>, note: AttemptNote | undefined) => Effect.Effect<ReadonlyArray<A>, SqlError>
-  /** The same as statements for a larger `SqlAtomic` step, and which one's rows are the write's. */
-  readonly statements: (values: Readonly<Record<Name, unknown>>, note: AttemptNote | undefined) => {
-    readonly statements: ReadonlyArray<Statement.Statement<Record<string, unknown>>>
-    readonly writeAt: number
-  }
+  /** The same as a statement for a larger `SqlAtomic` step. */
+  readonly statement: (
+    values: Readonly<Record<Name, unknown>>,
+    note: AttemptNote | undefined
+  ) => Statement.Statement<Record<string, unknown>>
 }
 
 /**
- * A guarded order write (`WHERE order_key = :key AND lease_token = :token … RETURNING`) that
- * also keeps the attempt's row, only if the write applies. Postgres: one statement, the
- * insert reading the update's RETURNING rows (`WITH u AS (UPDATE …) , a AS (INSERT … FROM u)`),
- * so no round trip is added. SQLite and D1 (whose UPDATE cannot sit in a WITH): the insert
- * under the write's own guard, then the write, as one atomic step (one driver transaction on
- * SQLite, one D1 batch): both see the same row, so both apply or neither does.
+ * A guarded order write (`UPDATE hookgate_orders SET …${noted} WHERE order_key = :key AND
+ * lease_token = :token … RETURNING`) that also keeps the attempt's row, only if the write
+ * applies, in the same statement. `write` puts `noted` right after its SET list's last
+ * assignment; it names the slots `key`, `token` and `now`, and sets `updated_at` to `now`.
+ * Postgres: the insert reads the update's RETURNING rows (`WITH u AS (UPDATE …) , a AS
+ * (INSERT … FROM u)`), and `noted` is empty. SQLite and D1, whose UPDATE cannot sit in a
+ * WITH: `noted` sets the order's `note_*` columns, and migration 0012's trigger inserts the
+ * row for the order that write updated (keyed by the token it replaced, recorded at its
+ * `updated_at`).
  */
 export const recordedStep = <const Name extends string, A extends object>(
   sql: SqlClient.SqlClient,
   direct: DirectStatementsShape,
-  atomic: Context.Tag.Service<SqlAtomic>,
   names: ReadonlyArray<Name>,
-  write: (slot: Readonly<Record<Name, string>>) => Statement.Statement<unknown>
+  write: (slot: Readonly<Record<Name, string>>, noted: Statement.Fragment) => Statement.Statement<unknown>
 ): RecordedStep<Name, A> => {
-  const alone = compiled<Name, A>(sql, direct, names, write)
+  const alone = compiled<Name, A>(sql, direct, names, ($) => write($, sql``))
   const slots = [...names, ...ATTEMPT_SLOTS] as ReadonlyArray<Name | AttemptSlot>
-  return sql.onDialectOrElse({
-    pg: (): RecordedStep<Name, A> => {
-      const both = compiled<Name | AttemptSlot, A>(sql, direct, slots, ($) =>
-        sql`WITH u AS (${write($)}),
+  const both = compiled<Name | AttemptSlot, A>(sql, direct, slots, ($) =>
+    sql.onDialectOrElse({
+      pg: () =>
+        sql`WITH u AS (${write($, sql``)}),
 a AS (${sql.literal(INSERT_ATTEMPT)} ${attemptSelect(sql, $ as never)} FROM u ON CONFLICT DO NOTHING)
-SELECT * FROM u`)
-      return {
-        run: (values, note) => (note === undefined ? alone.run(values) : both.run({ ...values, ...noteValues(note) })),
-        statements: (values, note) => ({
-          statements: [
-            (note === undefined ? alone.statement(values) : both.statement({ ...values, ...noteValues(note) })) as Statement.Statement<
-              Record<string, unknown>
-            >
-          ],
-          writeAt: 0
-        })
-      }
-    },
-    orElse: (): RecordedStep<Name, A> => {
-      const insert = compiled(sql, direct, ["key", "token", "now", ...ATTEMPT_SLOTS], ($) =>
-        sql`${sql.literal(INSERT_ATTEMPT)} ${attemptSelect(sql, $)}
-WHERE EXISTS (SELECT 1 FROM hookgate_orders WHERE order_key = ${$.key} AND lease_token = ${$.token})
-ON CONFLICT DO NOTHING`)
-      // The write's own key, token and time (every guarded order write has the three slots).
-      const insertValues = (values: Readonly<Record<Name, unknown>>, note: AttemptNote) => {
-        const { key, now, token } = values as Readonly<Record<string, unknown>>
-        return { key, token, now, ...noteValues(note) }
-      }
-      return {
-        run: (values, note) =>
-          note === undefined
-            ? alone.run(values)
-            : Effect.map(
-              runCompiledAtomically(sql, direct, atomic.run, [insert.call(insertValues(values, note)), alone.call(values)]),
-              (results) => (results[1] ?? []) as ReadonlyArray<A>
-            ),
-        statements: (values, note) =>
-          note === undefined
-            ? { statements: [alone.statement(values) as Statement.Statement<Record<string, unknown>>], writeAt: 0 }
-            : {
-              statements: [
-                insert.statement(insertValues(values, note)) as Statement.Statement<Record<string, unknown>>,
-                alone.statement(values) as Statement.Statement<Record<string, unknown>>
-              ],
-              writeAt: 1
-            }
-      }
-    }
-  })
+SELECT * FROM u`,
+      orElse: () =>
+        write(
+          $,
+          sql`, note_attempt = ${$.attemptNo}, note_outcome = ${$.outcome},
+  note_error_class = ${$.errorClass}, note_detail = ${$.detail}, note_started_at = ${$.startedAt}`
+        )
+    }))
+  const statement = (values: Readonly<Record<Name, unknown>>, note: AttemptNote | undefined) =>
+    note === undefined ? alone.statement(values) : both.statement({ ...values, ...noteValues(note) })
+  return {
+    run: (values, note) => (note === undefined ? alone.run(values) : both.run({ ...values, ...noteValues(note) })),
+    statement: (values, note) => statement(values, note) as Statement.Statement<Record<string, unknown>>
+  }
 }
 
 /** The row of an attempt whose sender found its lease taken over (`noteLeaseLost`), once per token. */

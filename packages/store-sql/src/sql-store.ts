@@ -123,13 +123,12 @@ RETURNING *`)
     recordedStep<"key" | "token" | "messageId" | "now", { possible_duplicate: number | string }>(
       sql,
       direct,
-      atomic,
       ["key", "token", "messageId", "now"],
-      ($) =>
+      ($, noted) =>
         sql`UPDATE hookgate_orders SET
   status = 'sent', message_id = ${$.messageId}, sent_at = ${$.now}, updated_at = ${$.now},
   lease_token = NULL, lease_expires_at = NULL, last_error = NULL,
-  possible_duplicates = possible_duplicates + ${mailerHonoursKeys ? sql`0` : sql`uncertain`}
+  possible_duplicates = possible_duplicates + ${mailerHonoursKeys ? sql`0` : sql`uncertain`}${noted}
 WHERE order_key = ${$.key} AND lease_token = ${$.token}
 RETURNING ${mailerHonoursKeys ? sql`0` : sql`uncertain`} AS possible_duplicate`
     )
@@ -137,13 +136,13 @@ RETURNING ${mailerHonoursKeys ? sql`0` : sql`uncertain`} AS possible_duplicate`
   const completeUnhonoured = completeStatement(false)
 
   const releaseStatement = (uncertain: boolean) =>
-    recordedStep(sql, direct, atomic, ["key", "token", "status", "attempts", "error", "nextAttemptAt", "now"], ($) =>
+    recordedStep(sql, direct, ["key", "token", "status", "attempts", "error", "nextAttemptAt", "now"], ($, noted) =>
       sql`UPDATE hookgate_orders SET
   status = ${$.status}, attempts = ${$.attempts}, last_error = ${$.error},
   next_attempt_at = ${$.nextAttemptAt}, updated_at = ${$.now},
   lease_token = NULL, lease_expires_at = NULL, released_token = ${$.token},
   uncertain = ${uncertain ? sql`1` : sql`uncertain`},
-  uncertain_attempts = uncertain_attempts + ${uncertain ? sql`1` : sql`0`}
+  uncertain_attempts = uncertain_attempts + ${uncertain ? sql`1` : sql`0`}${noted}
 WHERE order_key = ${$.key} AND lease_token = ${$.token}
 RETURNING order_key`)
   const releaseUncertain = releaseStatement(true)
@@ -308,10 +307,9 @@ WHERE order_key = ${key} AND status IN ('capped', 'failed') RETURNING *`.pipe(
         return release.run(values, failure.attempt).pipe(Effect.map((rows) => rows.length > 0), unavailable("release"))
       }
       const alert = failure.alert.value
-      const { statements, writeAt } = release.statements(values, failure.attempt)
       // Stored in the same atomic step, and only if this very release applied.
-      return atomic.run([...statements, insertReleaseAlert(sql, alert, key, token)]).pipe(
-        Effect.map((results) => (results[writeAt] ?? []).length > 0),
+      return atomic.run([release.statement(values, failure.attempt), insertReleaseAlert(sql, alert, key, token)]).pipe(
+        Effect.map((results) => (results[0] ?? []).length > 0),
         unavailable("release")
       )
     }

@@ -154,11 +154,6 @@ export const makeSqliteConnection = (filename: string, busyTimeoutMs: number, op
       )
     )
 
-    // One driver transaction function, made once: its statements and parameters are its arguments.
-    const inTransaction = db.transaction(
-      (statements: ReadonlyArray<Sqlite.Statement>, calls: ReadonlyArray<SqlStore.CompiledCall>, safeIntegers: boolean) =>
-        statements.map((statement, i) => runNow(statement, calls[i]!.params, safeIntegers, false))
-    )
     const direct: SqlStore.DirectStatementsShape = {
       run: (sql, params, viaClient) =>
         Effect.withFiberRuntime((fiber) => {
@@ -173,24 +168,6 @@ export const makeSqliteConnection = (filename: string, busyTimeoutMs: number, op
             return Effect.succeed(runNow(statement, params, Context.get(fiber.currentContext, SqlClient.SafeIntegers), false))
           } catch (cause) {
             return isBusyCause(cause) ? viaClient() : Effect.fail(new SqlError({ cause, message: "Failed to execute statement" }))
-          }
-        }),
-      // Statements that stand or fall together, in one driver transaction (BEGIN IMMEDIATE:
-      // the write lock first, so the first statement's read and the last one's write see one state).
-      runAtomic: (calls, viaAtomic) =>
-        Effect.withFiberRuntime((fiber) => {
-          if (held > 0 || tracingEnabled(fiber)) return viaAtomic()
-          let statements: ReadonlyArray<Sqlite.Statement>
-          try {
-            statements = calls.map((call) => prepare(call.text))
-          } catch {
-            return viaAtomic()
-          }
-          const safeIntegers = Context.get(fiber.currentContext, SqlClient.SafeIntegers)
-          try {
-            return Effect.succeed(inTransaction.immediate(statements, calls, safeIntegers))
-          } catch (cause) {
-            return isBusyCause(cause) ? viaAtomic() : Effect.fail(new SqlError({ cause, message: "Failed to execute statement" }))
           }
         })
     }

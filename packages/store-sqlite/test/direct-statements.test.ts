@@ -124,7 +124,7 @@ const runOps = (ops: ReadonlyArray<Op>, viaClient: boolean) =>
             yield* lease.complete(`test:${op.id}`, tokens.get(op.id) ?? "none", new SendReceipt({ mailer: "m", messageId: `m${i}`, acceptedAt: now }), {
               now,
               mailerHonoursKeys: op.honours,
-              // The attempt's row: a second statement in one atomic step (runAtomic on the driver).
+              // The attempt's row: kept by the write itself (on SQLite, migration 0012's trigger).
               attempt: op.note ? { number: i, startedAt: now - 1, outcome: "sent", errorClass: null, detail: `m${i}` } : undefined
             })
           )

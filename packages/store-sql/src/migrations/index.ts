@@ -12,9 +12,18 @@ import * as consoleReads from "./0008_console.js"
 import * as history from "./0009_history.js"
 import * as campaignSealed from "./0010_campaign_sealed.js"
 import * as reconcileRuns from "./0011_reconcile_runs.js"
+import * as attemptNotes from "./0012_attempt_notes.js"
+
+/** One migration: `statements` for every database, then `sqlite` for SQLite and D1 alone (a trigger, say). */
+export interface Migration {
+  readonly id: number
+  readonly name: string
+  readonly statements: ReadonlyArray<string>
+  readonly sqlite?: ReadonlyArray<string>
+}
 
 /** Every migration, in order. D1 gets the same statements as `.sql` files (store-d1 checks they agree). */
-export const migrations: ReadonlyArray<{ readonly id: number; readonly name: string; readonly statements: ReadonlyArray<string> }> = [
+export const migrations: ReadonlyArray<Migration> = [
   { id: 1, name: "init", statements: init.statements },
   { id: 2, name: "queues_campaigns", statements: queuesCampaigns.statements },
   { id: 3, name: "receipt_detail", statements: receiptDetail.statements },
@@ -25,7 +34,14 @@ export const migrations: ReadonlyArray<{ readonly id: number; readonly name: str
   { id: 8, name: "console", statements: consoleReads.statements },
   { id: 9, name: "history", statements: history.statements },
   { id: 10, name: "campaign_sealed", statements: campaignSealed.statements },
-  { id: 11, name: "reconcile_runs", statements: reconcileRuns.statements }
+  { id: 11, name: "reconcile_runs", statements: reconcileRuns.statements },
+  { id: 12, name: "attempt_notes", statements: attemptNotes.statements, sqlite: attemptNotes.sqlite }
+]
+
+/** A migration's statements on SQLite and D1 (Postgres runs `statements` alone). */
+export const sqliteStatements = (migration: Migration): ReadonlyArray<string> => [
+  ...migration.statements,
+  ...(migration.sqlite ?? [])
 ]
 
 /** Where `migrate` records the migrations it applied. */
@@ -36,7 +52,12 @@ export const loader: Migrator.Loader = Migrator.fromRecord(
   Object.fromEntries(
     migrations.map((m) => [
       `${m.id}_${m.name}`,
-      Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.forEach(m.statements, (s) => sql.unsafe(s), { discard: true }))
+      Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        Effect.forEach(
+          sql.onDialectOrElse({ pg: () => m.statements, orElse: () => sqliteStatements(m) }),
+          (s) => sql.unsafe(s),
+          { discard: true }
+        ))
     ])
   )
 )

@@ -295,14 +295,18 @@ export const storeConformance = (name: string, makeLayer: () => Layer.Layer<Orde
 
     const note = (number: number, outcome: AttemptNote["outcome"], errorClass: string | null, detail: string | null): AttemptNote => ({
       number,
-      startedAt: T0,
+      startedAt: T0 - number, // one per attempt, so a column mixed up shows
       outcome,
       errorClass,
       detail
     })
     const history = (key: string) =>
       Effect.flatMap(OrderStore, (store) =>
-        Effect.map(store.attempts(key, { limit: 10 }), (rows) => rows.map((a) => [a.number, a.outcome, a.errorClass, a.detail, a.recordedAt])))
+        Effect.map(store.attempts(key, { limit: 10 }), (rows) =>
+          rows.map((a) => {
+            expect(a.startedAt).toBe(T0 - a.number)
+            return [a.number, a.outcome, a.errorClass, a.detail, a.recordedAt]
+          })))
 
     test("release and complete keep the attempt's row with the write; a stale token keeps none", Effect.gen(function*() {
       const lease = yield* Lease
@@ -328,6 +332,15 @@ export const storeConformance = (name: string, makeLayer: () => Layer.Layer<Orde
       expect(Option.isSome(yield* lease.complete("test:b", b.token, receipt("m2"), { now: T0, mailerHonoursKeys: true }))).toBe(true)
       expect(yield* history("test:b")).toEqual([])
       expect((yield* get("test:b")).status).toBe("sent")
+      // A write without a note after one with a note keeps nothing more: each row is its own write's.
+      const c = yield* putNew("c")
+      expect(yield* lease.release("test:c", c.token, { ...fail(1, T0 + 3), attempt: note(1, "retry", "Transient", "first") })).toBe(true)
+      const again = Option.getOrThrow(yield* acquire("test:c", T0 + 100_000))
+      expect(yield* lease.release("test:c", again.token, fail(2, T0 + 100_001))).toBe(true)
+      const third = Option.getOrThrow(yield* acquire("test:c", T0 + 200_000))
+      expect(Option.isSome(yield* lease.complete("test:c", third.token, receipt("m3"), { now: T0 + 200_001, mailerHonoursKeys: true })))
+        .toBe(true)
+      expect(yield* history("test:c")).toEqual([[1, "retry", "Transient", "first", T0 + 3]])
     }))
 
     test("a capping release keeps its attempt and its alert in one step; a lost lease keeps its attempt once", Effect.gen(function*() {
