@@ -12,34 +12,20 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
+    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "test/consumer/*.test.ts", "test/upgrade/*.test.ts", "test/manifests/*.test.ts", "model/test/**/*.test.ts", "bench/test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // vitest's default in a run is one worker fewer than the CPUs: a single worker on the
     // 2-core machines `npm test` must stay under 15 minutes on. Most files wait on child
     // processes (the CLI, Postgres, workerd, npm), so three files at a time keep 2 cores busy.
+    // The same three from start to end: with shared module graphs, a worker the pool stopped
+    // as idle (minWorkers 1) failed the run with tinypool's "Terminating worker thread".
     maxWorkers: 3,
-    minWorkers: 1,
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: "shared",
-          include: ["packages/*/test/**/*.test.ts", "test/upgrade/*.test.ts", "test/manifests/*.test.ts", "model/test/**/*.test.ts"],
-          // One module graph per worker, not per file: importing effect, @effect/platform and
-          // the packages again for every file cost more CPU than the tests themselves. These
-          // files keep no state in shared modules (each starts and stops its own servers).
-          isolate: false
-        }
-      },
-      {
-        extends: true,
-        test: {
-          name: "isolated",
-          // The simulations share lazily started servers (bench/simulation/stores.ts) that one
-          // file's afterAll stops; the example and the consumer test bring their own builds.
-          include: ["examples/*/test/**/*.test.ts", "test/consumer/*.test.ts", "bench/test/**/*.test.ts"]
-        }
-      }
-    ]
+    minWorkers: 3,
+    // One module graph per worker, not per file: importing effect, @effect/platform and the
+    // packages again for every file cost more CPU than most files' tests (packages/core's:
+    // 135 s → 39 s of CPU). Test files keep no state in shared modules: each starts and stops
+    // its own servers (the simulations' lazily started ones start again after a dispose).
+    poolOptions: { forks: { isolate: false } }
   }
 })
