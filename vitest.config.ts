@@ -13,8 +13,10 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "test/consumer/*.test.ts", "test/upgrade/*.test.ts", "test/manifests/*.test.ts", "model/test/**/*.test.ts", "bench/test/**/*.test.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: many tests start CLI processes (a few seconds of CPU each), and a loaded
+    // 2-core machine runs them several times slower.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     // vitest's default in a run is one worker fewer than the CPUs: a single worker on the
     // 2-core machines `npm test` must stay under 15 minutes on. Most files wait on child
     // processes (the CLI, Postgres, workerd, npm), so three files at a time keep 2 cores busy.
