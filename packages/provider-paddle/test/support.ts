@@ -7,7 +7,6 @@ import { type WebhookProvider, WebhookRequest } from "@hookgate/core/providers"
 import { failureOf, type ScriptedMailerOptions, TestPipeline } from "@hookgate/testing"
 import { SqliteStore } from "@hookgate/store-sqlite"
 import { Effect, type Layer, Redacted, Schedule, TestClock } from "effect"
-import { afterAll } from "vitest"
 import { Paddle } from "../src/index.js"
 import { startPaddleTestServer } from "../src/testing/index.js"
 
@@ -18,9 +17,11 @@ export const OLD_SECRET = "pdl_ntfset_01gkpjp8bkm3tm53kdgkx6sms7_r0tat3dK3yStill
 export const NOW_S = 1_760_000_000
 export const atNow = TestClock.setTime(NOW_S * 1000)
 
-/** The stand-in for Paddle's customer API, on 127.0.0.1, for this test file. */
+/**
+ * The stand-in for Paddle's customer API, on 127.0.0.1, for the test files of one vitest
+ * worker: they share this module (vitest.config.ts), so none closes it; it ends with the worker.
+ */
 export const server = await startPaddleTestServer()
-afterAll(() => server.close())
 
 const customers = new Map<string, string>()
 /** The customer id of a customer with this email, added to the stand-in the first time. */
