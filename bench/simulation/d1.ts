@@ -9,10 +9,10 @@ import type { RealIo } from "./real-io.js"
  * world's driver sends each round of them to the worker in one request
  * (`RealIo`'s `flush`), where they run one after another in the order they were
  * made, so a round's results do not depend on timing. (Miniflare's own Node
- * proxy, `getD1Database`, answers with a round trip per `prepare` and `bind`,
- * and its synchronous calls must not overlap its asynchronous ones: see
- * packages/store-d1/test/support.ts. A plain `fetch` to the worker's URL
- * answers in a third of `dispatchFetch`'s time.)
+ * proxy, `getD1Database`, answers each `prepare` and `bind` with a synchronous
+ * round trip, which under load can fail: packages/store-d1/test/d1-bridge.ts
+ * reaches D1 through a worker too, one call per request. A plain `fetch` to the
+ * worker's URL answers in a third of `dispatchFetch`'s time.)
  */
 
 /** The worker: runs a round of calls on the named binding, in order, and answers each one's result or error. */
