@@ -78,7 +78,7 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
   const reconciler = reconcilerLayer(config)
   // Campaign batches go through the in-process queue; the watcher sends open batches when it is idle.
   const campaigns = Gateway.layerCampaignWatcher(config.campaignPoll).pipe(Layer.provideMerge(Gateway.layerCampaigns))
-  // With HOOKGATE_WEBHOOK_CONCURRENCY set (off by default), webhooks beyond it wait for a slot, at most HOOKGATE_WEBHOOK_QUEUE_TIMEOUT (then 503 busy).
+  // Webhooks beyond HOOKGATE_WEBHOOK_CONCURRENCY (default 32; `off`: no gate) wait for a slot, at most HOOKGATE_WEBHOOK_QUEUE_TIMEOUT (then 503 busy).
   const admission = Option.match(config.webhookConcurrency, {
     onNone: () => Effect.succeed(<A>(app: A) => app),
     onSome: (concurrency) => webhookAdmission({ concurrency, queueTimeout: config.webhookQueueTimeout })

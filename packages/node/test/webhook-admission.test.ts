@@ -168,10 +168,10 @@ describe("admission settings", () => {
   const check = (env: Record<string, string>) =>
     runCli({ HOOKGATE_DB: join(tempDir(), "db"), STRIPE_WEBHOOK_SECRET: STRIPE_SECRET, ...env }, ["config", "check"])
 
-  it("config check shows the defaults (the gate off unless set; `off` says so), and reports bad values with the other problems", async () => {
+  it("config check shows the defaults (the gate on, 32 slots; `off` turns it off), and reports bad values with the other problems", async () => {
     const defaults = await check({})
     expect(defaults.code, defaults.stderr).toBe(0)
-    expect(defaults.stdout).toMatch(/^HOOKGATE_WEBHOOK_CONCURRENCY\s+off$/m)
+    expect(defaults.stdout).toMatch(/^HOOKGATE_WEBHOOK_CONCURRENCY\s+32$/m)
     expect(defaults.stdout).toMatch(/^HOOKGATE_WEBHOOK_QUEUE_TIMEOUT\s+2s$/m)
     const off = await check({ HOOKGATE_WEBHOOK_CONCURRENCY: "off" })
     expect(off.code, off.stderr).toBe(0)

@@ -37,6 +37,9 @@ const isHttpUrl = (value: string) => {
   }
 }
 
+/** Webhooks worked on at once unless HOOKGATE_WEBHOOK_CONCURRENCY says otherwise. */
+export const DEFAULT_WEBHOOK_CONCURRENCY = 32
+
 /** A positive whole number of webhooks, or `off` (None). */
 const webhookConcurrencyPrimitive = Config.primitive("a number of webhooks, or off", (text) => {
   const value = text.trim()
@@ -134,12 +137,10 @@ const fields = {
    * Webhooks worked on at once; more wait for a slot, first come first served, at most
    * HOOKGATE_WEBHOOK_QUEUE_TIMEOUT, then get 503 `busy` with `Retry-After` (the provider
    * sends them again). Bounds the latency and the memory of a burst (docs/operations.md).
-   * Off unless set (`off` says so): under load, with clients cutting their connections
-   * mid-webhook, slots were still seen held after ClosingResponse fixed one cause, so the
-   * gate is opt-in until no slot can be lost.
+   * `off`: every webhook is worked on at once.
    */
   webhookConcurrency: Config.nested(webhookConcurrencyPrimitive, "HOOKGATE_WEBHOOK_CONCURRENCY").pipe(
-    Config.withDefault(Option.none<number>())
+    Config.withDefault(Option.some(DEFAULT_WEBHOOK_CONCURRENCY))
   ),
   /** How long a webhook may wait for a slot; 0 refuses at once when every slot is taken. */
   webhookQueueTimeout: durationConfig("HOOKGATE_WEBHOOK_QUEUE_TIMEOUT").pipe(
