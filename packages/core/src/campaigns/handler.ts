@@ -10,7 +10,7 @@ import { Decision, type Delivery, retryDelay, retryNoLaterThan } from "../queue/
 import type { QueueUnavailable } from "../queue/errors.js"
 import type { BatchOutcome } from "./send-batch.js"
 
-const decode = Schema.decodeUnknownEither(CampaignBatchMessage)
+const decode = (input: unknown) => Schema.decodeUnknownEither(CampaignBatchMessage)(input)
 
 /**
  * The queue consumer of campaign batch messages, acknowledging last: `Ack`
