@@ -104,7 +104,8 @@ const emailProblem = (email: string): Problem | undefined => {
 }
 
 // Through the schema rather than the constructor, so an invalid value is an answer, not a thrown defect.
-const decodeFulfilment = (input: unknown) => Schema.decodeUnknown(Fulfilment)(input)
+let fulfilmentDecoder: ((input: unknown) => Effect.Effect<Fulfilment, ParseResult.ParseError>) | undefined
+const decodeFulfilment = (input: unknown) => (fulfilmentDecoder ??= Schema.decodeUnknown(Fulfilment))(input)
 
 /**
  * The one way a provider maps events to fulfilments: a few event types, one
@@ -120,11 +121,13 @@ const decodeFulfilment = (input: unknown) => Schema.decodeUnknown(Fulfilment)(in
  */
 export const fulfilOn = <A, I, P = never, PI = never>(options: FulfilOnOptions<A, I, P, PI>) => {
   const types: ReadonlySet<string> = new Set(options.types)
-  // Decoders made on first use (Effect memoizes a schema's parser): building one is work a
+  // Decoders made on first use and kept: building one's parser is work a
   // Worker's module evaluation need not do for every provider it could mount.
-  const decode = (payload: unknown) => Schema.decodeUnknown(options.schema)(payload)
+  let decoder: ((payload: unknown) => Effect.Effect<A, ParseResult.ParseError>) | undefined
+  const decode = (payload: unknown) => (decoder ??= Schema.decodeUnknown(options.schema))(payload)
   const pending = options.pending
-  const decodeState = pending === undefined ? undefined : (payload: unknown) => Schema.decodeUnknown(pending.schema)(payload)
+  let stateDecoder: ((payload: unknown) => Effect.Effect<P, ParseResult.ParseError>) | undefined
+  const decodeState = pending === undefined ? undefined : (payload: unknown) => (stateDecoder ??= Schema.decodeUnknown(pending.schema))(payload)
   const mayPend: ReadonlySet<string> = new Set(pending?.types ?? types)
 
   return (event: VerifiedEvent): Effect.Effect<Option.Option<Fulfilment>, MalformedPayload> => {
