@@ -265,7 +265,49 @@ const moduleEval = async (paths: Record<Kind, string>) => {
   return medians(ms)
 }
 
+/**
+ * BENCH_WORKER_ONLY=instructions: the bundle sizes and the instruction counts alone
+ * (a few minutes, not the whole suite's), for work on the cold figures; the example's
+ * D1 migrated and the minimal Worker's table made by one webhook each beforehand.
+ */
+const instructionsOnly = async () => {
+  const bundle = await bundleExampleWorker()
+  const minimal = await bundleMinimalEffectWorker(bundle.outdir)
+  const persist = mkdtempSync(join(tmpdir(), "hookgate-bench-worker-"))
+  try {
+    const options = workerOptions(bundle.contents, minimal.contents)
+    const workerd = await startWorkerd(options, ["example", "minimal"], persist)
+    try {
+      await (await workerd.db("minimal")).exec(HANDWRITTEN_SCHEMA)
+      await workerd.post("example", nextSession("example"))
+      await workerd.post("minimal", nextSession("minimal"))
+    } finally {
+      await workerd.mf.dispose()
+    }
+    const mjs = (path: string, name: string) => {
+      const copy = join(bundle.outdir, name)
+      copyFileSync(path, copy)
+      return copy
+    }
+    const paths = { example: mjs(bundle.path, "index.mjs"), handwritten: handwrittenPath, minimal: mjs(minimal.path, "minimal.mjs") }
+    const instructions = await counted(options, persist, paths)
+    if (instructions === undefined) return []
+    return [
+      figure("workerBundleBytes", "example bundle, as wrangler deploy writes it", Buffer.byteLength(bundle.contents), "bytes"),
+      figure("minimalEffectWorkerBundleBytes", "minimal Effect Worker bundle", Buffer.byteLength(minimal.contents), "bytes"),
+      figure("workerFirstRequestInstructions", "example Worker, first webhook instructions", instructions.first.example, "instr"),
+      figure("minimalEffectWorkerFirstRequestInstructions", "minimal Effect Worker, the same", instructions.first.minimal, "instr"),
+      figure("workerModuleEvalInstructions", "example bundle's import() instructions", instructions.eval.example, "instr"),
+      figure("minimalEffectWorkerModuleEvalInstructions", "minimal Effect Worker's, the same", instructions.eval.minimal, "instr")
+    ]
+  } finally {
+    rmSync(persist, { recursive: true, force: true })
+    rmSync(bundle.outdir, { recursive: true, force: true })
+  }
+}
+
 const run = async () => {
+  if (process.env.BENCH_WORKER_ONLY === "instructions") return instructionsOnly()
   const tBundle = performance.now()
   const bundle = await bundleExampleWorker()
   const minimal = await bundleMinimalEffectWorker(bundle.outdir)

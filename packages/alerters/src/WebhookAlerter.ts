@@ -29,7 +29,7 @@ export interface WebhookAlerterOptions extends RetryOptions {
 /** Why one POST failed; `retryable` for a lost connection, a 429 or a 5xx. */
 class PostFailed extends Data.TaggedError("PostFailed")<{ readonly detail: string; readonly retryable: boolean }> {}
 
-const encodeAlert = Schema.encodeSync(Alert)
+const encodeAlert = (alert: Alert) => Schema.encodeSync(Alert)(alert)
 
 /** The innermost cause's message: the outer RequestError's message names the URL, which is secret. */
 const transportReason = (error: HttpClientError.HttpClientError) => {

@@ -72,10 +72,10 @@ const Page = Schema.Struct({
 })
 const Customer = Schema.Struct({ email: Schema.String })
 const TraceId = Schema.Struct({ trace_id: Schema.String })
-const decodePage = Schema.decodeUnknownEither(Page)
-const decodeTransaction = Schema.decodeUnknownEither(Transaction)
-const decodeCustomer = Schema.decodeUnknownEither(Customer)
-const decodeTraceId = Schema.decodeUnknownOption(TraceId)
+const decodePage = (input: unknown) => Schema.decodeUnknownEither(Page)(input)
+const decodeTransaction = (input: unknown) => Schema.decodeUnknownEither(Transaction)(input)
+const decodeCustomer = (input: unknown) => Schema.decodeUnknownEither(Customer)(input)
+const decodeTraceId = (input: unknown) => Schema.decodeUnknownOption(TraceId)(input)
 
 // Creem's error bodies carry a `trace_id`; a proxy in front may set `x-request-id`.
 const requestIdOf = (response: HttpClientResponse.HttpClientResponse, body: unknown) =>

@@ -24,9 +24,9 @@ const withCustomer = fulfilOn({
   })
 })
 
-const decodeStatus = Schema.decodeUnknownOption(TransactionStatus)
+const decodeStatus = (input: unknown) => Schema.decodeUnknownOption(TransactionStatus)(input)
 const CustomerOf = Schema.Struct({ data: Schema.Struct({ id: Schema.String, customer_id: Schema.NonEmptyString }) })
-const decodeCustomerOf = Schema.decodeUnknownOption(CustomerOf)
+const decodeCustomerOf = (input: unknown) => Schema.decodeUnknownOption(CustomerOf)(input)
 
 /** The email already stored for this customer, when the stored order was made for the same one. */
 const storedEmail = (context: StoredFulfilment | undefined, customerId: string): Option.Option<string> =>

@@ -58,8 +58,8 @@ const Page = Schema.Struct({
   data: Schema.Array(Schema.Unknown)
 })
 const ListedEvent = Schema.extend(EventEnvelope, Schema.Struct({ created: Schema.Int }))
-const decodePage = Schema.decodeUnknownEither(Page)
-const decodeEvent = Schema.decodeUnknownEither(ListedEvent)
+const decodePage = (input: unknown) => Schema.decodeUnknownEither(Page)(input)
+const decodeEvent = (input: unknown) => Schema.decodeUnknownEither(ListedEvent)(input)
 
 const withRequestId = (requestId: string | undefined) => (requestId === undefined ? {} : { requestId })
 

@@ -32,7 +32,8 @@ export interface CreateCampaignInput<E, R> {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/
-const decodeRecipient = Schema.decodeUnknownEither(Recipient)
+let recipientDecoder: ((input: unknown) => Either.Either<Recipient, ParseResult.ParseError>) | undefined
+const decodeRecipient = (input: unknown) => (recipientDecoder ??= Schema.decodeUnknownEither(Recipient))(input)
 
 /** One recipient as the ledger keeps it: the email trimmed and lower-cased (the uniqueness key). */
 export const normalizeRecipient = (input: unknown): Either.Either<Recipient, string> => {

@@ -2,6 +2,7 @@ import * as EpochMillis from "../kernel/EpochMillis.js"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { CampaignBatchMessage } from "./campaign.js"
 import type { StoreUnavailable } from "../kernel/store-errors.js"
@@ -10,7 +11,8 @@ import { Decision, type Delivery, retryDelay, retryNoLaterThan } from "../queue/
 import type { QueueUnavailable } from "../queue/errors.js"
 import type { BatchOutcome } from "./send-batch.js"
 
-const decode = Schema.decodeUnknownEither(CampaignBatchMessage)
+let decoder: ((input: unknown) => Either.Either<CampaignBatchMessage, ParseResult.ParseError>) | undefined
+const decode = (input: unknown) => (decoder ??= Schema.decodeUnknownEither(CampaignBatchMessage))(input)
 
 /**
  * The queue consumer of campaign batch messages, acknowledging last: `Ack`

@@ -3,6 +3,7 @@ import * as Option from "effect/Option"
 import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { Fulfilment } from "../kernel/fulfilment.js"
+import { isAddrSpec } from "./email-address.js"
 import { MalformedPayload } from "./errors.js"
 import { describeParseError } from "./payload.js"
 import type { VerifiedEvent } from "./webhook.js"
@@ -75,10 +76,6 @@ export const MAX_EMAIL_LENGTH = 254
 // C0 controls (CR, LF, NUL, …), DEL and C1 controls: never part of an id or an address,
 // and CR/LF in either could split a header line downstream.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u
-// RFC 5322 dot-atom addr-spec, with RFC 6531's non-ASCII letters; domain labels of 1-63 characters.
-const ATEXT = "[\\p{L}\\p{N}!#$%&'*+/=?^_`{|}~-]"
-const LABEL = "[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?"
-const ADDR_SPEC = new RegExp(`^${ATEXT}+(?:\\.${ATEXT}+)*@${LABEL}(?:\\.${LABEL})*$`, "u")
 const MAX_LOCAL_PART = 64
 
 /** A reason a fulfilment cannot enter the store; `invalidInput` for a rule no retry can change. */
@@ -102,12 +99,13 @@ const emailProblem = (email: string): Problem | undefined => {
   if (email === "") return missing("the email is empty")
   if (CONTROL.test(email)) return invalid("the email holds a control character")
   if (email.length > MAX_EMAIL_LENGTH) return invalid(`the email is longer than ${MAX_EMAIL_LENGTH} characters`)
-  if (!ADDR_SPEC.test(email) || email.indexOf("@") > MAX_LOCAL_PART) return missing("the email is not an address (local@domain)")
+  if (!isAddrSpec(email) || email.indexOf("@") > MAX_LOCAL_PART) return missing("the email is not an address (local@domain)")
   return undefined
 }
 
 // Through the schema rather than the constructor, so an invalid value is an answer, not a thrown defect.
-const decodeFulfilment = Schema.decodeUnknown(Fulfilment)
+let fulfilmentDecoder: ((input: unknown) => Effect.Effect<Fulfilment, ParseResult.ParseError>) | undefined
+const decodeFulfilment = (input: unknown) => (fulfilmentDecoder ??= Schema.decodeUnknown(Fulfilment))(input)
 
 /**
  * The one way a provider maps events to fulfilments: a few event types, one
@@ -123,9 +121,13 @@ const decodeFulfilment = Schema.decodeUnknown(Fulfilment)
  */
 export const fulfilOn = <A, I, P = never, PI = never>(options: FulfilOnOptions<A, I, P, PI>) => {
   const types: ReadonlySet<string> = new Set(options.types)
-  const decode = Schema.decodeUnknown(options.schema)
+  // Decoders made on first use and kept: building one's parser is work a
+  // Worker's module evaluation need not do for every provider it could mount.
+  let decoder: ((payload: unknown) => Effect.Effect<A, ParseResult.ParseError>) | undefined
+  const decode = (payload: unknown) => (decoder ??= Schema.decodeUnknown(options.schema))(payload)
   const pending = options.pending
-  const decodeState = pending === undefined ? undefined : Schema.decodeUnknown(pending.schema)
+  let stateDecoder: ((payload: unknown) => Effect.Effect<P, ParseResult.ParseError>) | undefined
+  const decodeState = pending === undefined ? undefined : (payload: unknown) => (stateDecoder ??= Schema.decodeUnknown(pending.schema))(payload)
   const mayPend: ReadonlySet<string> = new Set(pending?.types ?? types)
 
   return (event: VerifiedEvent): Effect.Effect<Option.Option<Fulfilment>, MalformedPayload> => {

@@ -14,11 +14,11 @@ export const ResendErrorBody = Schema.Struct({
 })
 export type ResendErrorBody = typeof ResendErrorBody.Type
 
-export const decodeErrorBody = Schema.decodeUnknownOption(Schema.parseJson(ResendErrorBody))
+export const decodeErrorBody = (input: unknown) => Schema.decodeUnknownOption(Schema.parseJson(ResendErrorBody))(input)
 
 // Built once: `Schema.parseJson` makes a new schema (and its annotations) on every call.
 /** A 2xx answer of `POST /emails`, from its text. */
-export const decodeSendResponse = Schema.decodeUnknownEither(Schema.parseJson(SendResponse))
+export const decodeSendResponse = (input: unknown) => Schema.decodeUnknownEither(Schema.parseJson(SendResponse))(input)
 
 /** A 2xx answer of `POST /emails/batch`, from its text. */
-export const decodeBatchResponse = Schema.decodeUnknownEither(Schema.parseJson(BatchResponse))
+export const decodeBatchResponse = (input: unknown) => Schema.decodeUnknownEither(Schema.parseJson(BatchResponse))(input)
