@@ -10,9 +10,10 @@ import { unavailable } from "./unavailable.js"
 const Millis = Schema.Union(Schema.Number, Schema.NumberFromString)
 const CursorRow = Schema.Struct({ created_at: Millis })
 const PositionRow = Schema.Struct({ created_at: Millis, event_id: Schema.String })
+const AlertedRow = Schema.Struct({ order_key: Schema.String })
 const decodeCursor = (input: unknown) => Schema.decodeUnknownSync(CursorRow)(input)
 const decodePosition = (input: unknown) => Schema.decodeUnknownSync(PositionRow)(input)
-const decodeAlerted = (input: unknown) => Schema.decodeUnknownSync(Schema.Struct({ order_key: Schema.String }))(input)
+const decodeAlerted = (input: unknown) => Schema.decodeUnknownSync(AlertedRow)(input)
 
 /**
  * Each provider's reconciliation cursor, one row per provider. `advance` is one
