@@ -4,6 +4,7 @@ import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import {
+  boundedEffect,
   Mailer,
   type MailerError,
   type MailerShape,
@@ -117,8 +118,9 @@ export const make = (options: ResendOptions): Effect.Effect<MailerShape, never, 
           onRight: Effect.succeed
         })
       }).pipe(
-        Effect.timeoutFail({
-          duration: timeout,
+        // One fiber and one timer; interrupted on the timeout, the call aborts its request.
+        boundedEffect({
+          timeout,
           onTimeout: () => new Unknown({ mailer: name, detail: `no answer from Resend within ${Duration.format(timeout)}` })
         })
       )
