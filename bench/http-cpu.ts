@@ -29,6 +29,9 @@ import { benchMail, cpuSeconds, type Launch, type Started, startBaseline, startG
  * samples each measured round of each server on the CPU (not while it waits, as a
  * wall-clock profiler on a shared machine would) into DIR/<server>-<round>.data, the
  * servers' JavaScript named through `node --perf-basic-prof`; read one with `perf report -i`.
+ * With --compare DIR, a fourth server `compare` is `hookgate serve` of another built checkout
+ * (e.g. an earlier commit, `git archive` + `npx tsc -b`): name it in --servers to measure a
+ * change side by side with what it changed.
  */
 
 const { values } = parseArgs({
@@ -42,7 +45,8 @@ const { values } = parseArgs({
     profile: { type: "string" },
     "node-arg": { type: "string", multiple: true, default: [] },
     "mark-signal": { type: "string" },
-    perf: { type: "string" }
+    perf: { type: "string" },
+    compare: { type: "string" }
   }
 })
 const callgrind = values.callgrind!
@@ -140,12 +144,16 @@ const main = async () => {
     const sides: Array<Side> = []
     const starters: Record<string, readonly [string, () => Promise<Started>]> = {
       hookgate: ["hg", () => startGateway({ db: join(dir, "gateway", "hookgate.db"), stripeSecret: secret, ...mail }, launch)],
+      compare: ["cm", () => {
+        if (values.compare === undefined) throw new Error("--servers compare needs --compare DIR")
+        return startGateway({ db: join(dir, "compare", "hookgate.db"), stripeSecret: secret, ...mail }, launch, values.compare)
+      }],
       floor: ["ef", () => startBaseline({ filename: join(dir, "floor.db"), stripeSecret: secret, ...mail }, true, launch)],
       baseline: ["bl", () => startBaseline({ filename: join(dir, "baseline.db"), stripeSecret: secret, ...mail }, false, launch)]
     }
     for (const name of values.servers!.split(",")) {
       const starter = starters[name]
-      if (starter === undefined) throw new Error(`--servers: no server ${name} (hookgate, floor, baseline)`)
+      if (starter === undefined) throw new Error(`--servers: no server ${name} (hookgate, compare, floor, baseline)`)
       const server = await starter[1]()
       started.push(server)
       sides.push({ name, prefix: starter[0], server, perWebhook: [], system: [] })

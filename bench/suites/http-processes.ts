@@ -96,10 +96,14 @@ const launched = (launch: Launch, args: ReadonlyArray<string>): [string, Array<s
   return [command!, [...prefix, ...args]]
 }
 
-/** `hookgate serve` on a free port of 127.0.0.1 with the Resend mailer, ready once `/healthz` answers 200. */
-export const startGateway = async (settings: GatewaySettings, launch: Launch = {}): Promise<Started> => {
+/**
+ * `hookgate serve` on a free port of 127.0.0.1 with the Resend mailer, ready once `/healthz` answers 200;
+ * `checkout`, the root of another built checkout whose gateway to run instead of this one's.
+ */
+export const startGateway = async (settings: GatewaySettings, launch: Launch = {}, checkout?: string): Promise<Started> => {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !OURS.test(name)))
-  const child = track(spawn(...launched(launch, [hookgateBin, "serve"]), {
+  const bin = checkout === undefined ? hookgateBin : join(checkout, "packages", "node", "bin", "hookgate.js")
+  const child = track(spawn(...launched(launch, [bin, "serve"]), {
     // stdout carries one JSON log line per webhook: discarded, as a log shipper would take it away.
     stdio: ["ignore", "ignore", "pipe"],
     env: {

@@ -1,5 +1,6 @@
 import { spanWhenTraced } from "@hookgate/core"
 import {
+  boundedCall,
   Mailer,
   type MailerShape,
   type OutgoingEmail,
@@ -12,7 +13,6 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { EmailMessageConstructor, EmailMessageLike, EmailSendingMessage } from "./binding.js"
-import { boundedCall } from "./internal/bounded-call.js"
 import { domainOf, type ParsedMailbox, parseMailbox } from "./internal/addresses.js"
 import { classifyThrown, type ClassifyOptions } from "./internal/classify.js"
 import { importEmailMessage } from "./internal/email-message.js"

@@ -1,9 +1,12 @@
 import { spanWhenTraced, tracingEnabled } from "@hookgate/core"
+import * as Headers from "@effect/platform/Headers"
+import * as HttpBody from "@effect/platform/HttpBody"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import {
+  boundedEffect,
   Mailer,
   type MailerError,
   type MailerShape,
@@ -18,7 +21,10 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import type * as Fiber from "effect/Fiber"
+import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import { classifyAnswer, type ClassifyOptions, classifyTransport } from "./internal/classify.js"
 import { retryAfterFrom } from "./internal/retry-after.js"
 import { decodeBatchResponse, decodeErrorBody, decodeSendResponse } from "./internal/schemas.js"
@@ -59,6 +65,10 @@ const readErrorAnswer = (response: HttpClientResponse.HttpClientResponse, classi
     )
   })
 
+/** Whether @effect/platform makes no client span for `request` on `fiber` (and so sends no trace context): its own test. */
+const clientSpanOff = (fiber: Fiber.RuntimeFiber<unknown, unknown>, request: HttpClientRequest.HttpClientRequest) =>
+  !fiber.getFiberRef(FiberRef.currentTracerEnabled) || fiber.getFiberRef(HttpClient.currentTracerDisabledWhen)(request)
+
 /** How long Resend remembers an idempotency key: 24 hours (a key used again later is a new email). */
 export const RESEND_KEY_WINDOW = Duration.hours(24)
 
@@ -78,33 +88,32 @@ export const make = (options: ResendOptions): Effect.Effect<MailerShape, never, 
       quotaRetryAfter: Duration.decode(options.quotaRetryAfter ?? DEFAULT_QUOTA_RETRY_AFTER)
     }
     const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "")
-    const client = (yield* HttpClient.HttpClient).pipe(
-      HttpClient.mapRequest((request) =>
-        request.pipe(
-          HttpClientRequest.prependUrl(baseUrl),
-          // Redacted all the way into the header; Headers redacts `authorization` when printed.
-          HttpClientRequest.bearerToken(options.apiKey),
-          HttpClientRequest.setHeader("user-agent", options.userAgent ?? DEFAULT_USER_AGENT),
-          HttpClientRequest.acceptJson
-        )
-      )
-    )
+    // The headers every request carries, made once. The key leaves its Redacted only into
+    // `authorization`, which Headers redacts when printed.
+    const fixedHeaders = Headers.fromInput({
+      authorization: `Bearer ${Redacted.value(options.apiKey)}`,
+      "user-agent": options.userAgent ?? DEFAULT_USER_AGENT,
+      accept: "application/json"
+    })
+    const client = yield* HttpClient.HttpClient
     // W3C trace context (`traceparent`) goes with the call only while traces are exported, so a
     // collector can join the call to the webhook's trace; under Effect's built-in tracer it
-    // would carry ids that name nothing.
+    // would carry ids that name nothing. Where @effect/platform makes no client span for the
+    // request (the gateway turns them off while nothing is exported), it sends no trace
+    // context either, and the plain client is enough.
     const quiet = HttpClient.withTracerPropagation(client, false)
     const execute = (request: HttpClientRequest.HttpClientRequest) =>
       Effect.withFiberRuntime<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>((fiber) =>
-        (tracingEnabled(fiber) ? client : quiet).execute(request)
+        (tracingEnabled(fiber) || clientSpanOff(fiber, request) ? client : quiet).execute(request)
       )
 
     // The key is sent as given: the core fitted it (length, header-safe) once.
     const post = <A>(path: string, body: unknown, idempotencyKey: string, decode: (text: string) => Either.Either<A, unknown>) =>
       Effect.gen(function*() {
-        const request = HttpClientRequest.post(path).pipe(
-          HttpClientRequest.setHeader("idempotency-key", idempotencyKey),
-          HttpClientRequest.bodyUnsafeJson(body)
-        )
+        const request = HttpClientRequest.post(`${baseUrl}${path}`, {
+          headers: Headers.set(fixedHeaders, "idempotency-key", idempotencyKey),
+          body: HttpBody.unsafeJson(body)
+        })
         const response = yield* Effect.mapError(execute(request), (error) => requestFailed(error, name))
         if (response.status < 200 || response.status >= 300) {
           return yield* Effect.flip(readErrorAnswer(response, classify))
@@ -117,8 +126,9 @@ export const make = (options: ResendOptions): Effect.Effect<MailerShape, never, 
           onRight: Effect.succeed
         })
       }).pipe(
-        Effect.timeoutFail({
-          duration: timeout,
+        // One fiber and one timer; interrupted on the timeout, the call aborts its request.
+        boundedEffect({
+          timeout,
           onTimeout: () => new Unknown({ mailer: name, detail: `no answer from Resend within ${Duration.format(timeout)}` })
         })
       )

@@ -1,10 +1,11 @@
 import * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
+import type * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
 import { identity } from "effect/Function"
 import type { RetryPolicyShape } from "../kernel/retry-policy.js"
 import { type MailerError, retryAfterOf, Unknown } from "./errors.js"
 import type { MailerShape } from "./mailer.js"
+import { boundedEffect } from "./bounded-call.js"
 import { retryFailed } from "../internal/retry-failed.js"
 
 /** The parts of the `RetryPolicy` that govern one send. */
@@ -29,14 +30,14 @@ export const retryTransient = (policy: SendPolicy) => <A, R>(send: Effect.Effect
 
 /**
  * Bounds a send (with its retries) by the policy's `sendTimeout`, ending it
- * `Unknown`; a mailer with a `callTimeout` bounds its own calls, and gets no
- * timer of its own (one costs a fiber per send).
+ * `Unknown` (`boundedEffect`: one fiber and one timer); a mailer with a
+ * `callTimeout` bounds its own calls, and gets no timer of its own.
  */
 export const boundSend = (policy: SendPolicy, mailer: MailerShape) =>
 <A, E, R>(send: Effect.Effect<A, E, R>): Effect.Effect<A, E | Unknown, R> =>
   mailer.callTimeout === undefined
-    ? Effect.timeoutFail(send, {
-      duration: policy.sendTimeout,
+    ? boundedEffect(send, {
+      timeout: policy.sendTimeout,
       onTimeout: () => new Unknown({ mailer: mailer.name, detail: "no answer before the send timeout" })
     })
     : identity(send)
