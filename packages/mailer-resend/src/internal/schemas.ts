@@ -14,11 +14,25 @@ export const ResendErrorBody = Schema.Struct({
 })
 export type ResendErrorBody = typeof ResendErrorBody.Type
 
-export const decodeErrorBody = (input: unknown) => Schema.decodeUnknownOption(Schema.parseJson(ResendErrorBody))(input)
+/**
+ * Made on first use, then kept: `Schema.parseJson` makes a new schema on every call, so a
+ * decoder made inside the call would build its parser for every answer; made at module load,
+ * a Worker would build them before its first request.
+ */
+const once = <F>(make: () => F): () => F => {
+  let made: F | undefined
+  return () => (made ??= make())
+}
 
-// Built once: `Schema.parseJson` makes a new schema (and its annotations) on every call.
+const errorBody = once(() => Schema.decodeUnknownOption(Schema.parseJson(ResendErrorBody)))
+const sendResponse = once(() => Schema.decodeUnknownEither(Schema.parseJson(SendResponse)))
+const batchResponse = once(() => Schema.decodeUnknownEither(Schema.parseJson(BatchResponse)))
+
+/** Resend's error body, from an answer's text. */
+export const decodeErrorBody = (input: unknown) => errorBody()(input)
+
 /** A 2xx answer of `POST /emails`, from its text. */
-export const decodeSendResponse = (input: unknown) => Schema.decodeUnknownEither(Schema.parseJson(SendResponse))(input)
+export const decodeSendResponse = (input: unknown) => sendResponse()(input)
 
 /** A 2xx answer of `POST /emails/batch`, from its text. */
-export const decodeBatchResponse = (input: unknown) => Schema.decodeUnknownEither(Schema.parseJson(BatchResponse))(input)
+export const decodeBatchResponse = (input: unknown) => batchResponse()(input)
