@@ -1,11 +1,10 @@
 import * as Duration from "effect/Duration"
-import type * as Effect from "effect/Effect"
+import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
 import { identity } from "effect/Function"
 import type { RetryPolicyShape } from "../kernel/retry-policy.js"
 import { type MailerError, retryAfterOf, Unknown } from "./errors.js"
 import type { MailerShape } from "./mailer.js"
-import { boundedEffect } from "./bounded-call.js"
 import { retryFailed } from "../internal/retry-failed.js"
 
 /** The parts of the `RetryPolicy` that govern one send. */
@@ -30,14 +29,18 @@ export const retryTransient = (policy: SendPolicy) => <A, R>(send: Effect.Effect
 
 /**
  * Bounds a send (with its retries) by the policy's `sendTimeout`, ending it
- * `Unknown` (`boundedEffect`: one fiber and one timer); a mailer with a
- * `callTimeout` bounds its own calls, and gets no timer of its own.
+ * `Unknown`; a mailer with a `callTimeout` bounds its own calls, and gets no
+ * timer of its own (this one costs two fibers per send). Not `boundedEffect`:
+ * its fiber starts on the scheduler, later than `timeoutFail`'s race starts the
+ * send, so of the recipients a campaign sends at once, those after a first
+ * failure were interrupted before they reached the mailer (the campaign circuit
+ * conformance cases count those calls).
  */
 export const boundSend = (policy: SendPolicy, mailer: MailerShape) =>
 <A, E, R>(send: Effect.Effect<A, E, R>): Effect.Effect<A, E | Unknown, R> =>
   mailer.callTimeout === undefined
-    ? boundedEffect(send, {
-      timeout: policy.sendTimeout,
+    ? Effect.timeoutFail(send, {
+      duration: policy.sendTimeout,
       onTimeout: () => new Unknown({ mailer: mailer.name, detail: "no answer before the send timeout" })
     })
     : identity(send)
