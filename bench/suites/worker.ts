@@ -265,6 +265,31 @@ const moduleEval = async (paths: Record<Kind, string>) => {
   return medians(ms)
 }
 
+// As .mjs: Node would otherwise first try a bundle as CommonJS (no package.json says "module").
+const asMjs = (outdir: string, path: string, name: string) => {
+  const copy = join(outdir, name)
+  copyFileSync(path, copy)
+  return copy
+}
+
+/** The callgrind counts as figures: the example's and the minimal Effect Worker's, first webhook and module evaluation. */
+const instructionFigures = (instructions: NonNullable<Awaited<ReturnType<typeof counted>>>) => [
+  figure(
+    "workerFirstRequestInstructions",
+    `example Worker, instructions of a fresh isolate's first webhook (workerd under callgrind; target <= the minimal Effect Worker's + 15 ms' worth)`,
+    instructions.first.example,
+    "instr"
+  ),
+  figure("minimalEffectWorkerFirstRequestInstructions", "minimal Effect Worker, the same", instructions.first.minimal, "instr"),
+  figure(
+    "workerModuleEvalInstructions",
+    "example bundle's import() in Node under callgrind, less an empty module's (target <= 1.5x the minimal Effect Worker's)",
+    instructions.eval.example,
+    "instr"
+  ),
+  figure("minimalEffectWorkerModuleEvalInstructions", "minimal Effect Worker's import(), the same", instructions.eval.minimal, "instr")
+]
+
 /**
  * BENCH_WORKER_ONLY=instructions: the bundle sizes and the instruction counts alone
  * (a few minutes, not the whole suite's), for work on the cold figures; the example's
@@ -284,21 +309,17 @@ const instructionsOnly = async () => {
     } finally {
       await workerd.mf.dispose()
     }
-    const mjs = (path: string, name: string) => {
-      const copy = join(bundle.outdir, name)
-      copyFileSync(path, copy)
-      return copy
+    const paths = {
+      example: asMjs(bundle.outdir, bundle.path, "index.mjs"),
+      handwritten: handwrittenPath,
+      minimal: asMjs(bundle.outdir, minimal.path, "minimal.mjs")
     }
-    const paths = { example: mjs(bundle.path, "index.mjs"), handwritten: handwrittenPath, minimal: mjs(minimal.path, "minimal.mjs") }
     const instructions = await counted(options, persist, paths)
     if (instructions === undefined) return []
     return [
       figure("workerBundleBytes", "example bundle, as wrangler deploy writes it", Buffer.byteLength(bundle.contents), "bytes"),
       figure("minimalEffectWorkerBundleBytes", "minimal Effect Worker bundle", Buffer.byteLength(minimal.contents), "bytes"),
-      figure("workerFirstRequestInstructions", "example Worker, first webhook instructions", instructions.first.example, "instr"),
-      figure("minimalEffectWorkerFirstRequestInstructions", "minimal Effect Worker, the same", instructions.first.minimal, "instr"),
-      figure("workerModuleEvalInstructions", "example bundle's import() instructions", instructions.eval.example, "instr"),
-      figure("minimalEffectWorkerModuleEvalInstructions", "minimal Effect Worker's, the same", instructions.eval.minimal, "instr")
+      ...instructionFigures(instructions)
     ]
   } finally {
     rmSync(persist, { recursive: true, force: true })
@@ -320,13 +341,11 @@ const run = async () => {
     const t1 = performance.now()
     const firsts = await firstRequests(options, persist)
     const t2 = performance.now()
-    // As .mjs: Node would otherwise first try a bundle as CommonJS (no package.json says "module").
-    const mjs = (path: string, name: string) => {
-      const copy = join(bundle.outdir, name)
-      copyFileSync(path, copy)
-      return copy
+    const paths = {
+      example: asMjs(bundle.outdir, bundle.path, "index.mjs"),
+      handwritten: handwrittenPath,
+      minimal: asMjs(bundle.outdir, minimal.path, "minimal.mjs")
     }
-    const paths = { example: mjs(bundle.path, "index.mjs"), handwritten: handwrittenPath, minimal: mjs(minimal.path, "minimal.mjs") }
     const evals = await moduleEval(paths)
     const t3 = performance.now()
     const instructions = valgrindWanted() ? await counted(options, persist, paths) : undefined
@@ -336,22 +355,7 @@ const run = async () => {
         seconds(t2, t3)
       } s, ${instructions === undefined ? "no valgrind" : `callgrind ${seconds(t3, performance.now())} s`})`
     )
-    const countedFigures = instructions === undefined ? [] : [
-      figure(
-        "workerFirstRequestInstructions",
-        `example Worker, instructions of a fresh isolate's first webhook (workerd under callgrind; target <= the minimal Effect Worker's + 15 ms' worth)`,
-        instructions.first.example,
-        "instr"
-      ),
-      figure("minimalEffectWorkerFirstRequestInstructions", "minimal Effect Worker, the same", instructions.first.minimal, "instr"),
-      figure(
-        "workerModuleEvalInstructions",
-        "example bundle's import() in Node under callgrind, less an empty module's (target <= 1.5x the minimal Effect Worker's)",
-        instructions.eval.example,
-        "instr"
-      ),
-      figure("minimalEffectWorkerModuleEvalInstructions", "minimal Effect Worker's import(), the same", instructions.eval.minimal, "instr")
-    ]
+    const countedFigures = instructions === undefined ? [] : instructionFigures(instructions)
     const n = `${ROUNDS} x ${PER_ROUND} webhooks each, median round`
     return [
       figure("workerWebhookCpuMs", `example Worker, workerd CPU per webhook, warm (${n})`, cpu.example, "ms"),
