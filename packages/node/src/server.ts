@@ -16,6 +16,7 @@ import { reconcilerLayer } from "./reconcile.js"
 import { requestLog } from "./http/request-log.js"
 import { webhookAdmission } from "./http/webhook-admission.js"
 import { tracingLayer } from "./tracing.js"
+import { layerTimeSlicedScheduler } from "./http/time-sliced-scheduler.js"
 
 /**
  * Every route of the gateway: webhooks, liveness (`/healthz`) and readiness (`/readyz`), admin and
@@ -95,7 +96,10 @@ export const gatewayServer = (config: GatewayConfig, overrides: GatewayOverrides
     // Before the store opens: a missing optional package refuses the start first.
     Layer.provideMerge(prometheus(config)),
     // Built first, so the server, the sweeper and the campaign watcher all run under its tracer.
-    Layer.provide(tracingLayer)
+    Layer.provide(tracingLayer),
+    // Every fiber of the layer (requests, sweeps, campaigns) hands the event loop back every
+    // 5 ms of work, so that Node accepts new connections under load (time-sliced-scheduler.ts).
+    Layer.provide(layerTimeSlicedScheduler)
   )
 }
 
