@@ -1,22 +1,24 @@
-// One process of the Postgres scaling bench (run by postgres.ts). Signs `count` orders,
-// connects, prints "ready", waits for a line on stdin, then runs them CONCURRENCY at a
-// time: through hookgate's `receive` on PgStore as the Node gateway runs it (node:crypto's
-// HMAC, no tracer) ("hookgate"), or as the same HMAC, hash and two statements with `pg`
-// alone ("direct"). Prints one JSON line with the round trips per order: the Sync and
-// simple Query messages `pg` sent (each waits for the server's answer).
+// One process of the Postgres scaling bench (run by postgres.ts). Signs `count` orders for each
+// of `rounds` rounds, connects, runs a warm-up of its own orders, prints "ready"; then, for each
+// line on stdin, runs one round's orders CONCURRENCY at a time and prints one JSON line: through
+// hookgate's `receive` on PgStore as the Node gateway runs it (node:crypto's HMAC, no tracer)
+// ("hookgate"), or as the same HMAC, hash and two statements with `pg` alone ("direct"), with
+// the round trips per order: the Sync and simple Query messages `pg` sent (each waits for the
+// server's answer).
 import { receive, RetryPolicy } from "@hookgate/core"
 import { NodeHmac } from "@hookgate/core/node"
 import { Providers, type WebhookRequest } from "@hookgate/core/providers"
 import { RecordingAlerter, TEST_SECRET, TestProvider, TestRenderer } from "@hookgate/testing"
 import { PgStore } from "@hookgate/store-pg"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { once } from "node:events"
+import { createInterface } from "node:readline"
 import Pg from "pg"
 import { instantMailer, signedRequests, verifyAndParse } from "./pipeline.js"
 
-const [mode, url, prefix, countArg] = process.argv.slice(2) as [string, string, string, string]
+const [mode, url, prefix, countArg, roundsArg] = process.argv.slice(2) as [string, string, string, string, string]
 const CONCURRENCY = 16
 const POOL = 10
+const WARMUP = 1000
 
 // Round trips: every extended-protocol exchange ends with Sync, a simple query is one Query message.
 let roundTrips = 0
@@ -79,17 +81,24 @@ WHERE order_key = $3 AND lease_token = $4 RETURNING 0 AS possible_duplicate`, ["
 }
 
 const main = async () => {
-  const requests = await signedRequests(prefix, Number(countArg))
+  const count = Number(countArg)
+  const rounds = await Promise.all(Array.from({ length: Number(roundsArg) }, (_, round) => signedRequests(`${prefix}r${round}-`, count)))
   const runner = mode === "hookgate" ? await hookgate() : await direct()
+  // Both sides warm up first (connections opened, code compiled), as a gateway that has run a while.
+  await runner.run(await signedRequests(`${prefix}warm-`, WARMUP))
   process.stdout.write("ready\n")
-  await once(process.stdin, "data")
-  const before = roundTrips
-  const start = performance.now()
-  await runner.run(requests)
-  const ms = performance.now() - start
-  const roundTripsPerOrder = (roundTrips - before) / requests.length
+  const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]()
+  for (const requests of rounds) {
+    // stdin closed: the bench stopped early.
+    if ((await lines.next()).done) break
+    const before = roundTrips
+    const start = performance.now()
+    await runner.run(requests)
+    const ms = performance.now() - start
+    process.stdout.write(`${JSON.stringify({ orders: requests.length, ms, roundTripsPerOrder: (roundTrips - before) / requests.length })}\n`)
+  }
   await runner.close()
-  process.stdout.write(`${JSON.stringify({ orders: requests.length, ms, roundTripsPerOrder })}\n`)
+  process.exit(0)
 }
 
 main().catch((error) => {

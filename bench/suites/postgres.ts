@@ -3,6 +3,7 @@ import { PgTestServer } from "@hookgate/store-pg/testing"
 import { Effect, Layer, Redacted } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { once } from "node:events"
+import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { type BenchSuite, figure } from "../lib.js"
 
@@ -11,12 +12,16 @@ import { type BenchSuite, figure } from "../lib.js"
  * from 1, 2 and 4 processes (the scaling curve), beside the same HMAC and the same two
  * statements issued with `pg` alone from as many processes, in the same run, on a
  * throwaway server (`PgTestServer`: fsync off, so the figures measure the protocol and
- * the server's CPU, not a disk). The orders are split evenly across the processes.
+ * the server's CPU, not a disk). The orders of a round are split evenly across the processes.
  * hookgate runs as the Node gateway does (node:crypto's HMAC, no tracer); both sides
- * count their round trips per order (what a loaded machine does not change).
+ * count their round trips per order (what a loaded machine does not change). Each side's
+ * processes warm up first, then the two sides take ROUNDS rounds in turn (which goes first
+ * alternates) and the median round is published: one round of a few seconds moved the 1-process
+ * ratio between 0.56 and 0.89 from one run to the next on a shared machine.
  */
 
 const ORDERS = 4000
+const ROUNDS = 5
 const PROCESSES = [1, 2, 4] as const
 const child = fileURLToPath(new URL("./pg-receive-child.js", import.meta.url))
 
@@ -34,32 +39,63 @@ const migrated = async (server: PgTestServer, name: string) => {
 }
 
 const startChild = (mode: string, url: string, prefix: string, count: number) => {
-  const process_ = spawn(process.execPath, [child, mode, url, prefix, String(count)], { stdio: ["pipe", "pipe", "inherit"] })
-  let output = ""
-  process_.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))
-  const ready = new Promise<void>((resolve, reject) => {
-    process_.stdout!.on("data", () => output.includes("ready\n") && resolve())
-    process_.once("exit", (code) => reject(new Error(`bench child exited (${code}) before it was ready`)))
-  })
-  const done = once(process_, "exit").then(([code]) => {
-    if (code !== 0) throw new Error(`bench child exited with ${code}`)
-    return JSON.parse(output.trim().split("\n").at(-1)!) as ChildResult
-  })
-  return { process: process_ as ChildProcess, ready, done }
+  const process_ = spawn(process.execPath, [child, mode, url, prefix, String(count), String(ROUNDS)], { stdio: ["pipe", "pipe", "inherit"] })
+  const lines = createInterface({ input: process_.stdout! })[Symbol.asyncIterator]()
+  const exited = once(process_, "exit").then(([code]) => Promise.reject(new Error(`bench child exited (${code}) before its round ended`)))
+  exited.catch(() => {})
+  const next = () => Promise.race([lines.next().then((line) => line.value as string), exited])
+  return {
+    process: process_ as ChildProcess,
+    ready: next().then((line) => {
+      if (line !== "ready") throw new Error(`bench child: expected "ready", got ${line}`)
+    }),
+    /** Runs one round: its result line. */
+    round: async () => {
+      process_.stdin!.write("go\n")
+      return JSON.parse(await next()) as ChildResult
+    },
+    done: once(process_, "exit")
+  }
 }
 
-/** `processes` processes, each with its share of ORDERS, started together once all are connected. */
-const run = async (server: PgTestServer, mode: "hookgate" | "direct", processes: number) => {
-  const url = await migrated(server, `bench_${mode}_${processes}`)
-  const children = Array.from({ length: processes }, (_, i) => startChild(mode, url, `${mode}${processes}p${i}-`, ORDERS / processes))
-  await Promise.all(children.map((c) => c.ready))
+type Child = ReturnType<typeof startChild>
+
+/** One round on each of `children` at once: the orders per second of all, and the round trips per order. */
+const round = async (children: ReadonlyArray<Child>) => {
   const start = performance.now()
-  for (const c of children) c.process.stdin!.end("go\n")
-  const results = await Promise.all(children.map((c) => c.done))
+  const results = await Promise.all(children.map((c) => c.round()))
   const seconds = (performance.now() - start) / 1000
-  return {
-    ordersPerSecond: ORDERS / seconds,
-    roundTripsPerOrder: results.reduce((sum, r) => sum + r.roundTripsPerOrder * r.orders, 0) / ORDERS
+  const orders = results.reduce((sum, r) => sum + r.orders, 0)
+  return { ordersPerSecond: orders / seconds, roundTripsPerOrder: results.reduce((sum, r) => sum + r.roundTripsPerOrder * r.orders, 0) / orders }
+}
+
+const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+/** `processes` processes per side, each with its share of ORDERS per round; the sides' rounds in turn. */
+const run = async (server: PgTestServer, processes: number) => {
+  const side = async (mode: "hookgate" | "direct") => {
+    const url = await migrated(server, `bench_${mode}_${processes}`)
+    const children = Array.from({ length: processes }, (_, i) => startChild(mode, url, `${mode}${processes}p${i}-`, ORDERS / processes))
+    await Promise.all(children.map((c) => c.ready))
+    return children
+  }
+  const hookgate = await side("hookgate")
+  const direct = await side("direct")
+  try {
+    const rounds = { hookgate: [] as Array<{ ordersPerSecond: number; roundTripsPerOrder: number }>, direct: [] as Array<{ ordersPerSecond: number; roundTripsPerOrder: number }> }
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = r % 2 === 0 ? (["hookgate", "direct"] as const) : (["direct", "hookgate"] as const)
+      for (const mode of order) rounds[mode].push(await round(mode === "hookgate" ? hookgate : direct))
+    }
+    const summary = (results: ReadonlyArray<{ ordersPerSecond: number; roundTripsPerOrder: number }>) => ({
+      ordersPerSecond: median(results.map((r) => r.ordersPerSecond)),
+      roundTripsPerOrder: median(results.map((r) => r.roundTripsPerOrder))
+    })
+    return { hookgate: summary(rounds.hookgate), direct: summary(rounds.direct) }
+  } finally {
+    // A child whose rounds are not all run (the suite failed) exits when its stdin closes.
+    for (const c of [...hookgate, ...direct]) c.process.stdin!.end()
+    await Promise.all([...hookgate, ...direct].map((c) => c.done))
   }
 }
 
@@ -70,8 +106,7 @@ export const postgresSuite: BenchSuite = {
     try {
       const figures = []
       for (const processes of PROCESSES) {
-        const hookgate = await run(server, "hookgate", processes)
-        const direct = await run(server, "direct", processes)
+        const { hookgate, direct } = await run(server, processes)
         if (processes === 1) {
           figures.push(
             figure("pgRoundTripsPerOrder", "round trips to Postgres per delivered order (hookgate)", hookgate.roundTripsPerOrder, "round trips"),
@@ -79,8 +114,8 @@ export const postgresSuite: BenchSuite = {
           )
         }
         figures.push(
-          figure(`pgOrdersPerSecond${processes}p`, `orders/s through receive on Postgres, ${processes} process(es) (${ORDERS} orders)`, hookgate.ordersPerSecond, "orders/s"),
-          figure(`pgDirectOrdersPerSecond${processes}p`, `orders/s, same HMAC + two statements with pg alone, ${processes} process(es)`, direct.ordersPerSecond, "orders/s")
+          figure(`pgOrdersPerSecond${processes}p`, `orders/s through receive on Postgres, ${processes} process(es) (median of ${ROUNDS} rounds of ${ORDERS} orders)`, hookgate.ordersPerSecond, "orders/s"),
+          figure(`pgDirectOrdersPerSecond${processes}p`, `orders/s, same HMAC + two statements with pg alone, ${processes} process(es) (median of ${ROUNDS} rounds)`, direct.ordersPerSecond, "orders/s")
         )
       }
       return figures
