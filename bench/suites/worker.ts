@@ -11,7 +11,7 @@ import { promisify } from "node:util"
 import { gzipSync } from "node:zlib"
 import { unstable_getMiniflareWorkerOptions } from "wrangler"
 import { type BenchSuite, figure } from "../lib.js"
-import { bundleExampleWorker, bundleMinimalEffectWorker, wranglerConfig } from "./worker/bundle.js"
+import { bundleEffectWorker, bundleExampleWorker, wranglerConfig } from "./worker/bundle.js"
 import { callgrindWorkerd, moduleEvalInstructions, valgrindWanted } from "./worker/instructions.js"
 import { childPids, processCpuMs, processCpuMsPrecise } from "./worker/process-cpu.js"
 
@@ -45,7 +45,12 @@ import { childPids, processCpuMs, processCpuMsPrecise } from "./worker/process-c
  * worker/instructions.ts), which a loaded machine does not move: the first webhook
  * of a fresh isolate in a workerd run under callgrind, and the bundle's `import()`
  * in Node, each less an empty module's. Skipped without valgrind on PATH or with
- * BENCH_WORKER_VALGRIND=0.
+ * BENCH_WORKER_VALGRIND=0. A fourth Worker is counted beside the example and the
+ * minimal one, and only counted (with its bundle's size): the platform floor
+ * (bench/suites/worker/platform-floor.ts), the minimal Worker's work routed by
+ * @effect/platform's HttpRouter and run on @effect/sql-d1's D1Client, its layer built
+ * per isolate, as hookgate's libraries do it: what of the example's cold cost is
+ * those libraries' own, and what is hookgate's.
  */
 
 const PER_ROUND = 100
@@ -80,40 +85,40 @@ const signedWebhook = (sessionId: string) => {
   return { body, headers: { "content-type": "application/json", "stripe-signature": `t=${t},v1=${v1}` } }
 }
 
-type Kind = "example" | "handwritten" | "minimal"
-const KINDS: ReadonlyArray<Kind> = ["example", "handwritten", "minimal"]
-const perKind = <A>(make: () => A): Record<Kind, A> => ({ example: make(), handwritten: make(), minimal: make() })
+type Kind = "example" | "handwritten" | "minimal" | "floor"
+/** The Workers whose CPU is measured; the platform floor is only counted in instructions. */
+type CpuKind = Exclude<Kind, "floor">
+/** The Workers counted in instructions. */
+type CountedKind = Exclude<Kind, "handwritten">
+const KINDS: ReadonlyArray<CpuKind> = ["example", "handwritten", "minimal"]
+const perKind = <A>(make: () => A): Record<CpuKind, A> => ({ example: make(), handwritten: make(), minimal: make() })
 /** The Workers in the order of `round`: rotated, so none always runs first. */
 const rotated = (round: number) => KINDS.map((_, i) => KINDS[(i + round) % KINDS.length]!)
 
 /** The Miniflare options of the Workers: each its own D1 database and the `send_email` binding EMAIL. */
-const workerOptions = (bundle: string, minimal: string): Record<Kind, WorkerOptions> => {
+const workerOptions = (bundles: Bundles): Record<Kind, WorkerOptions> => {
   const { workerOptions: example } = unstable_getMiniflareWorkerOptions(wranglerConfig)
+  /** A Worker of the suite's own, one module, on the `handwritten_orders` table. */
+  const ownWorker = (name: Exclude<Kind, "example">, path: string, contents: string): WorkerOptions => ({
+    name,
+    compatibilityDate: example.compatibilityDate!,
+    modules: [{ type: "ESModule", path, contents }],
+    bindings: { STRIPE_WEBHOOK_SECRET: STRIPE_SECRET },
+    d1Databases: { DB: `bench-${name}` },
+    email: { send_email: [{ name: "EMAIL" }] }
+  })
   return {
     example: {
       ...example,
       name: "example",
-      modules: [{ type: "ESModule", path: "index.js", contents: bundle }],
+      modules: [{ type: "ESModule", path: "index.js", contents: bundles.example.contents }],
       modulesRules: undefined,
       bindings: { ...example.bindings, STRIPE_WEBHOOK_SECRET: STRIPE_SECRET },
       d1Databases: { DB: "bench-example" }
     } as WorkerOptions,
-    handwritten: {
-      name: "handwritten",
-      compatibilityDate: example.compatibilityDate!,
-      modules: [{ type: "ESModule", path: "handwritten.js", contents: readFileSync(handwrittenPath, "utf8") }],
-      bindings: { STRIPE_WEBHOOK_SECRET: STRIPE_SECRET },
-      d1Databases: { DB: "bench-handwritten" },
-      email: { send_email: [{ name: "EMAIL" }] }
-    },
-    minimal: {
-      name: "minimal",
-      compatibilityDate: example.compatibilityDate!,
-      modules: [{ type: "ESModule", path: "minimal.js", contents: minimal }],
-      bindings: { STRIPE_WEBHOOK_SECRET: STRIPE_SECRET },
-      d1Databases: { DB: "bench-minimal" },
-      email: { send_email: [{ name: "EMAIL" }] }
-    }
+    handwritten: ownWorker("handwritten", "handwritten.js", readFileSync(handwrittenPath, "utf8")),
+    minimal: ownWorker("minimal", "minimal.js", bundles.minimal.contents),
+    floor: ownWorker("floor", "floor.js", bundles.floor.contents)
   }
 }
 
@@ -212,14 +217,15 @@ const firstRequests = async (options: Record<Kind, WorkerOptions>, persist: stri
 }
 
 /**
- * The instructions of a fresh isolate's first webhook, the example's and the minimal
- * Effect Worker's, each in a workerd of its own under callgrind, once (a count does not
- * drift as time does), on the D1 files the warm run migrated.
+ * The instructions of a fresh isolate's first webhook, the example's, the minimal
+ * Effect Worker's and the platform floor's, each in a workerd of its own under
+ * callgrind, once (a count does not drift as time does), on the D1 files `prepare`
+ * (and, in the whole suite, the warm run) made ready.
  */
 const firstRequestInstructions = async (options: Record<Kind, WorkerOptions>, persist: string) => {
   const callgrind = callgrindWorkerd()
   try {
-    const count = async (kind: Kind) => {
+    const count = async (kind: CountedKind) => {
       const workerd = await startWorkerd(options, [kind], persist, callgrind)
       try {
         await (await workerd.db(kind)).prepare("SELECT 1").first()
@@ -228,18 +234,44 @@ const firstRequestInstructions = async (options: Record<Kind, WorkerOptions>, pe
         await workerd.mf.dispose()
       }
     }
-    return { example: await count("example"), minimal: await count("minimal") }
+    return { example: await count("example"), minimal: await count("minimal"), floor: await count("floor") }
   } finally {
     callgrind.dispose()
   }
 }
 
-/** Both instruction counts; a failure (workerd timing out under valgrind on a busy machine) is reported, not thrown. */
-const counted = async (options: Record<Kind, WorkerOptions>, persist: string, paths: Record<Kind, string>) => {
+/**
+ * Readies the D1 databases of `kinds` for the counted first webhooks, in a workerd of
+ * their own: the `handwritten_orders` table made (the example migrates its own) and
+ * one webhook each, as the warm run readies the others.
+ */
+const prepare = async (options: Record<Kind, WorkerOptions>, kinds: ReadonlyArray<CountedKind>, persist: string) => {
+  const workerd = await startWorkerd(options, kinds, persist)
   try {
+    for (const kind of kinds) {
+      if (kind !== "example") await (await workerd.db(kind)).exec(HANDWRITTEN_SCHEMA)
+      await workerd.post(kind, nextSession(kind))
+    }
+  } finally {
+    await workerd.mf.dispose()
+  }
+}
+
+/**
+ * Both instruction counts, once the databases of `unready` are ready; a failure
+ * (workerd timing out under valgrind on a busy machine) is reported, not thrown.
+ */
+const counted = async (
+  options: Record<Kind, WorkerOptions>,
+  persist: string,
+  paths: Record<CountedKind, string>,
+  unready: ReadonlyArray<CountedKind>
+) => {
+  try {
+    await prepare(options, unready, persist)
     return {
       first: await firstRequestInstructions(options, persist),
-      eval: await moduleEvalInstructions({ example: paths.example, minimal: paths.minimal })
+      eval: await moduleEvalInstructions({ example: paths.example, minimal: paths.minimal, floor: paths.floor })
     }
   } catch (error) {
     console.log(`  (no instruction counts: ${error instanceof Error ? error.message : String(error)})`)
@@ -247,14 +279,14 @@ const counted = async (options: Record<Kind, WorkerOptions>, persist: string, pa
   }
 }
 
-const medians = (samples: Record<Kind, ReadonlyArray<number>>): Record<Kind, number> => ({
+const medians = (samples: Record<CpuKind, ReadonlyArray<number>>): Record<CpuKind, number> => ({
   example: median(samples.example),
   handwritten: median(samples.handwritten),
   minimal: median(samples.minimal)
 })
 
 /** `import()` of each bundle in a fresh Node process, alternating, medians. */
-const moduleEval = async (paths: Record<Kind, string>) => {
+const moduleEval = async (paths: Record<CpuKind, string>) => {
   const ms = perKind((): Array<number> => [])
   for (let sample = 0; sample < EVAL_SAMPLES; sample++) {
     for (const kind of rotated(sample)) {
@@ -265,14 +297,52 @@ const moduleEval = async (paths: Record<Kind, string>) => {
   return medians(ms)
 }
 
-// As .mjs: Node would otherwise first try a bundle as CommonJS (no package.json says "module").
-const asMjs = (outdir: string, path: string, name: string) => {
-  const copy = join(outdir, name)
-  copyFileSync(path, copy)
-  return copy
+/** The bundles: the example's as `wrangler deploy` writes it, the minimal Effect Worker's and the platform floor's beside it. */
+const bundled = async () => {
+  const example = await bundleExampleWorker()
+  return {
+    example,
+    minimal: await bundleEffectWorker("minimal-effect", example.outdir),
+    floor: await bundleEffectWorker("platform-floor", example.outdir)
+  }
+}
+type Bundles = Awaited<ReturnType<typeof bundled>>
+
+/**
+ * Each Worker's module for `import()` in Node: the hand-written one as tsc wrote it,
+ * the bundles as .mjs copies (Node would otherwise first try a bundle as CommonJS: no
+ * package.json says "module").
+ */
+const importPaths = (bundles: Bundles): Record<Kind, string> => {
+  const asMjs = (path: string) => {
+    const copy = path.replace(/\.js$/, ".mjs")
+    copyFileSync(path, copy)
+    return copy
+  }
+  return {
+    example: asMjs(bundles.example.path),
+    handwritten: handwrittenPath,
+    minimal: asMjs(bundles.minimal.path),
+    floor: asMjs(bundles.floor.path)
+  }
 }
 
-/** The callgrind counts as figures: the example's and the minimal Effect Worker's, first webhook and module evaluation. */
+/** The bundles' sizes, in the whole suite and the instructions-only run alike. */
+const bundleFigures = (bundles: Bundles) => [
+  figure("workerBundleBytes", "example bundle, as wrangler deploy writes it", Buffer.byteLength(bundles.example.contents), "bytes"),
+  figure("minimalEffectWorkerBundleBytes", "minimal Effect Worker bundle", Buffer.byteLength(bundles.minimal.contents), "bytes"),
+  figure(
+    "platformFloorWorkerBundleBytes",
+    "platform floor Worker bundle (the minimal one's work on HttpRouter and D1Client)",
+    Buffer.byteLength(bundles.floor.contents),
+    "bytes"
+  )
+]
+
+/**
+ * The callgrind counts as figures: the example's, the minimal Effect Worker's and the
+ * platform floor's, first webhook and module evaluation.
+ */
 const instructionFigures = (instructions: NonNullable<Awaited<ReturnType<typeof counted>>>) => [
   figure(
     "workerFirstRequestInstructions",
@@ -282,73 +352,55 @@ const instructionFigures = (instructions: NonNullable<Awaited<ReturnType<typeof 
   ),
   figure("minimalEffectWorkerFirstRequestInstructions", "minimal Effect Worker, the same", instructions.first.minimal, "instr"),
   figure(
+    "platformFloorWorkerFirstRequestInstructions",
+    "platform floor Worker (HttpRouter, D1Client, layer per isolate), the same",
+    instructions.first.floor,
+    "instr"
+  ),
+  figure(
     "workerModuleEvalInstructions",
     "example bundle's import() in Node under callgrind, less an empty module's (target <= 1.5x the minimal Effect Worker's)",
     instructions.eval.example,
     "instr"
   ),
-  figure("minimalEffectWorkerModuleEvalInstructions", "minimal Effect Worker's import(), the same", instructions.eval.minimal, "instr")
+  figure("minimalEffectWorkerModuleEvalInstructions", "minimal Effect Worker's import(), the same", instructions.eval.minimal, "instr"),
+  figure("platformFloorWorkerModuleEvalInstructions", "platform floor Worker's import(), the same", instructions.eval.floor, "instr")
 ]
 
 /**
  * BENCH_WORKER_ONLY=instructions: the bundle sizes and the instruction counts alone
- * (a few minutes, not the whole suite's), for work on the cold figures; the example's
- * D1 migrated and the minimal Worker's table made by one webhook each beforehand.
+ * (a few minutes, not the whole suite's), for work on the cold figures.
  */
 const instructionsOnly = async () => {
-  const bundle = await bundleExampleWorker()
-  const minimal = await bundleMinimalEffectWorker(bundle.outdir)
+  const bundles = await bundled()
   const persist = mkdtempSync(join(tmpdir(), "hookgate-bench-worker-"))
   try {
-    const options = workerOptions(bundle.contents, minimal.contents)
-    const workerd = await startWorkerd(options, ["example", "minimal"], persist)
-    try {
-      await (await workerd.db("minimal")).exec(HANDWRITTEN_SCHEMA)
-      await workerd.post("example", nextSession("example"))
-      await workerd.post("minimal", nextSession("minimal"))
-    } finally {
-      await workerd.mf.dispose()
-    }
-    const paths = {
-      example: asMjs(bundle.outdir, bundle.path, "index.mjs"),
-      handwritten: handwrittenPath,
-      minimal: asMjs(bundle.outdir, minimal.path, "minimal.mjs")
-    }
-    const instructions = await counted(options, persist, paths)
-    if (instructions === undefined) return []
-    return [
-      figure("workerBundleBytes", "example bundle, as wrangler deploy writes it", Buffer.byteLength(bundle.contents), "bytes"),
-      figure("minimalEffectWorkerBundleBytes", "minimal Effect Worker bundle", Buffer.byteLength(minimal.contents), "bytes"),
-      ...instructionFigures(instructions)
-    ]
+    const instructions = await counted(workerOptions(bundles), persist, importPaths(bundles), ["example", "minimal", "floor"])
+    return instructions === undefined ? [] : [...bundleFigures(bundles), ...instructionFigures(instructions)]
   } finally {
     rmSync(persist, { recursive: true, force: true })
-    rmSync(bundle.outdir, { recursive: true, force: true })
+    rmSync(bundles.example.outdir, { recursive: true, force: true })
   }
 }
 
 const run = async () => {
   if (process.env.BENCH_WORKER_ONLY === "instructions") return instructionsOnly()
   const tBundle = performance.now()
-  const bundle = await bundleExampleWorker()
-  const minimal = await bundleMinimalEffectWorker(bundle.outdir)
+  const bundles = await bundled()
   const persist = mkdtempSync(join(tmpdir(), "hookgate-bench-worker-"))
   try {
-    const options = workerOptions(bundle.contents, minimal.contents)
+    const options = workerOptions(bundles)
     const t0 = performance.now()
     // The warm run also migrates the example's D1 (`migrate: true`), as `wrangler d1 migrations apply` would.
     const cpu = await warm(options, persist)
     const t1 = performance.now()
     const firsts = await firstRequests(options, persist)
     const t2 = performance.now()
-    const paths = {
-      example: asMjs(bundle.outdir, bundle.path, "index.mjs"),
-      handwritten: handwrittenPath,
-      minimal: asMjs(bundle.outdir, minimal.path, "minimal.mjs")
-    }
+    const paths = importPaths(bundles)
     const evals = await moduleEval(paths)
     const t3 = performance.now()
-    const instructions = valgrindWanted() ? await counted(options, persist, paths) : undefined
+    // The warm run readied the example's and the minimal Worker's D1; the platform floor's is readied first.
+    const instructions = valgrindWanted() ? await counted(options, persist, paths, ["floor"]) : undefined
     const seconds = (from: number, to: number) => ((to - from) / 1000).toFixed(0)
     console.log(
       `  (bundle ${seconds(tBundle, t0)} s, warm ${seconds(t0, t1)} s, first requests ${seconds(t1, t2)} s, evaluation ${
@@ -383,14 +435,13 @@ const run = async () => {
       figure("workerModuleEvalMs", `example bundle's import() in Node, CPU (median of ${EVAL_SAMPLES}; target <= 1.5x the minimal Effect Worker's)`, evals.example, "ms"),
       figure("handwrittenWorkerModuleEvalMs", "hand-written Worker's import() in Node, CPU", evals.handwritten, "ms"),
       figure("minimalEffectWorkerModuleEvalMs", "minimal Effect Worker's import() in Node, CPU", evals.minimal, "ms"),
-      figure("workerBundleBytes", "example bundle, as wrangler deploy writes it", Buffer.byteLength(bundle.contents), "bytes"),
-      figure("workerBundleGzipBytes", "example bundle, gzipped", gzipSync(bundle.contents).length, "bytes"),
-      figure("minimalEffectWorkerBundleBytes", "minimal Effect Worker bundle", Buffer.byteLength(minimal.contents), "bytes"),
+      ...bundleFigures(bundles),
+      figure("workerBundleGzipBytes", "example bundle, gzipped", gzipSync(bundles.example.contents).length, "bytes"),
       ...countedFigures
     ]
   } finally {
     rmSync(persist, { recursive: true, force: true })
-    rmSync(bundle.outdir, { recursive: true, force: true })
+    rmSync(bundles.example.outdir, { recursive: true, force: true })
   }
 }
 
@@ -410,6 +461,21 @@ export const workerSuite: BenchSuite = {
       "example / minimal Effect Worker, first webhook instructions",
       "workerFirstRequestInstructions",
       "minimalEffectWorkerFirstRequestInstructions"
+    ],
+    [
+      "example / platform floor Worker, module evaluation instructions",
+      "workerModuleEvalInstructions",
+      "platformFloorWorkerModuleEvalInstructions"
+    ],
+    [
+      "example / platform floor Worker, first webhook instructions",
+      "workerFirstRequestInstructions",
+      "platformFloorWorkerFirstRequestInstructions"
+    ],
+    [
+      "platform floor / minimal Effect Worker, module evaluation instructions",
+      "platformFloorWorkerModuleEvalInstructions",
+      "minimalEffectWorkerModuleEvalInstructions"
     ]
   ]
 }

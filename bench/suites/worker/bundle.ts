@@ -33,14 +33,15 @@ export const bundleExampleWorker = async () => {
 }
 
 /**
- * The minimal Effect Worker (minimal-effect.ts, compiled by tsc) bundled by esbuild
- * with the options wrangler uses for the example: ESM, the workerd conditions,
- * minified, no keep_names.
+ * One of the suite's Effect Workers, `entry` of this folder compiled by tsc
+ * (minimal-effect.ts, the minimal Effect Worker, or platform-floor.ts, the platform
+ * floor), bundled by esbuild with the options wrangler uses for the example: ESM,
+ * the workerd conditions, minified, no keep_names.
  */
-export const bundleMinimalEffectWorker = async (outdir: string) => {
-  const path = join(outdir, "minimal-effect.js")
+export const bundleEffectWorker = async (entry: "minimal-effect" | "platform-floor", outdir: string) => {
+  const path = join(outdir, `${entry}.js`)
   await build({
-    entryPoints: [fileURLToPath(new URL("./minimal-effect.js", import.meta.url))],
+    entryPoints: [fileURLToPath(new URL(`./${entry}.js`, import.meta.url))],
     bundle: true,
     format: "esm",
     platform: "neutral",
