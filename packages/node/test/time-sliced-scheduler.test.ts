@@ -1,7 +1,7 @@
 import { HttpRouter, HttpServer, HttpServerResponse } from "@effect/platform"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Fiber, Layer, Scheduler, Scope } from "effect"
+import { Context, Effect, Fiber, Layer, Scheduler } from "effect"
 import { Agent, createServer, request } from "node:http"
 import { layerTimeSlicedScheduler, timeSlicedScheduler } from "../src/http/time-sliced-scheduler.js"
 
@@ -84,8 +84,7 @@ describe("timeSlicedScheduler", () => {
  * libuv accepts one connection per turn; sliced, a turn holds about 5 ms of work.
  */
 const answersBeforeTheBurstIsServed = (sliced: boolean) =>
-  Effect.gen(function*() {
-    const scope = yield* Scope.make()
+  Effect.scoped(Effect.gen(function*() {
     const app = HttpRouter.empty.pipe(HttpRouter.get("/", Effect.gen(function*() {
       for (let step = 0; step < 4; step++) yield* Effect.sync(() => busy(0.5))
       return HttpServerResponse.text("ok")
@@ -94,8 +93,7 @@ const answersBeforeTheBurstIsServed = (sliced: boolean) =>
       Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
       Layer.provide(sliced ? layerTimeSlicedScheduler : Layer.empty)
     )
-    const context = yield* Layer.buildWithScope(server, scope)
-    const address = (context.unsafeMap.get(HttpServer.HttpServer.key) as HttpServer.HttpServer).address
+    const { address } = Context.get(yield* Layer.build(server), HttpServer.HttpServer)
     const port = address._tag === "TcpAddress" ? address.port : 0
     const get = (agent: Agent | false) =>
       new Promise<void>((resolve, reject) => {
@@ -106,7 +104,7 @@ const answersBeforeTheBurstIsServed = (sliced: boolean) =>
         req.on("error", reject)
         req.end()
       })
-    const result = yield* Effect.promise(async () => {
+    return yield* Effect.promise(async () => {
       const agent = new Agent({ keepAlive: true, maxSockets: 32 })
       let answers = 0
       let hammering = true
@@ -127,9 +125,7 @@ const answersBeforeTheBurstIsServed = (sliced: boolean) =>
       agent.destroy()
       return during
     })
-    yield* Scope.close(scope, Exit.void)
-    return result
-  })
+  }))
 
 describe("a busy server and a burst of new connections", () => {
   it.live("sliced, it accepts them while it keeps serving the busy connections: several times fewer answers go to those first", () =>

@@ -14,12 +14,12 @@ import type { RuntimeFiber } from "effect/Fiber"
  * How: a turn's budget starts with the first fiber work of the turn and ends in the turn's check
  * phase (`setImmediate`). Within the budget, tasks run in microtasks as with the default
  * scheduler; past it, a fiber yields at its next check (as it starts or resumes, then every 64
- * steps) and every task
- * waits for a `setImmediate`, which Node runs after the next poll for I/O, where libuv accepts.
- * The order of tasks is kept (priorities first, then first in, first out).
+ * steps) and every task waits for a `setImmediate`, which Node runs after the next poll for
+ * I/O, where libuv accepts. The order of tasks is kept (priorities first, then first in, first
+ * out).
  */
 export interface TimeSlicedScheduler extends Scheduler.Scheduler {
-  /** Turns whose budget ran out, since the scheduler was made (for tests and the bench). */
+  /** How many times a drain stopped on a spent budget, since the scheduler was made (for tests). */
   readonly slicedTurns: () => number
 }
 
