@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
+import { median } from "./lib.js"
 import { driveRound } from "./suites/http-load.js"
 import { benchMail, cpuSeconds, type Launch, type Started, startBaseline, startGateway, startResend, stop } from "./suites/http-processes.js"
 
@@ -71,11 +72,6 @@ const userAndSystem = (side: Side) => {
   return [Number(fields[11]), Number(fields[12])] as const
 }
 
-const median = (xs: ReadonlyArray<number>) => {
-  const sorted = [...xs].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
 
 /** The `summary:` (or `totals:`) line of a callgrind output file: instructions executed. */
 const instructionsIn = (file: string) => {

@@ -38,6 +38,13 @@ export const ratePerSecond = async (op: () => unknown, seconds = 2): Promise<num
 
 export const figure = (key: string, label: string, value: number, unit: string): Figure => ({ key, label, value, unit })
 
+/** The median of `values` (the mean of the middle two for an even count). */
+export const median = (values: ReadonlyArray<number>): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
 /**
  * Counts the statements a SqlClient executes: @effect/sql opens one
  * "sql.execute" span per statement, so a tracer around the default one sees each.

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type BenchSuite, figure } from "../lib.js"
+import { type BenchSuite, figure, median } from "../lib.js"
 import { driveRound, type RoundResult } from "./http-load.js"
 import { cpuSeconds, type ResendStandIn, type Started, startBenchServers, stop } from "./http-processes.js"
 
@@ -40,11 +40,6 @@ interface Side {
   readonly okKeys: Array<string>
 }
 
-const median = (values: ReadonlyArray<number>) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
 
 const sum = (values: ReadonlyArray<number>) => values.reduce((a, b) => a + b, 0)
 

@@ -13,7 +13,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SqlStore } from "@hookgate/store-sql"
-import { type BenchSuite, countingTracer, figure } from "../lib.js"
+import { type BenchSuite, countingTracer, figure, median } from "../lib.js"
 
 /**
  * Issues 2 and 16: statements per delivered order (counted from the spans
@@ -217,11 +217,6 @@ WHERE order_key = ${key} AND lease_token = ${token} RETURNING ${sql`0`} AS possi
   return rate
 }
 
-const median = (values: ReadonlyArray<number>) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
 
 /** Every rate in every round, interleaved (so the machine's load falls on all alike); the medians. */
 const interleaved = async <K extends string>(rounds: number, rates: Record<K, () => Promise<number>>) => {

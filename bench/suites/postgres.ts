@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { once } from "node:events"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
-import { type BenchSuite, figure } from "../lib.js"
+import { type BenchSuite, figure, median } from "../lib.js"
 
 /**
  * Issue 13's figures: orders per second through `receive` on one PostgreSQL server
@@ -68,8 +68,6 @@ const round = async (children: ReadonlyArray<Child>) => {
   const orders = results.reduce((sum, r) => sum + r.orders, 0)
   return { ordersPerSecond: orders / seconds, roundTripsPerOrder: results.reduce((sum, r) => sum + r.roundTripsPerOrder * r.orders, 0) / orders }
 }
-
-const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 /** `processes` processes per side, each with its share of ORDERS per round; the sides' rounds in turn. */
 const run = async (server: PgTestServer, processes: number) => {

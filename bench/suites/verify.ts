@@ -8,7 +8,7 @@ import { checkoutSessionEvent, signStripeRequest } from "@hookgate/provider-stri
 import { Effect, Redacted } from "effect"
 import { Webhook } from "standardwebhooks"
 import Stripe from "stripe"
-import { type BenchSuite, figure, ratePerSecond } from "../lib.js"
+import { type BenchSuite, figure, median, ratePerSecond } from "../lib.js"
 
 /**
  * Issues 3 and 16's figures: verifications per second of a 2 KiB event, one at
@@ -89,7 +89,6 @@ const measure = async (measurements: ReadonlyArray<Measurement>) => {
       rates.get(m.key)!.push(rate)
     }
   }
-  const median = (values: Array<number>) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!
   return measurements.map((m) => figure(m.key, m.label, median(rates.get(m.key)!), "/s"))
 }
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { gzipSync } from "node:zlib"
 import { unstable_getMiniflareWorkerOptions } from "wrangler"
-import { type BenchSuite, figure } from "../lib.js"
+import { type BenchSuite, figure, median } from "../lib.js"
 import { bundleEffectWorker, bundleExampleWorker, wranglerConfig } from "./worker/bundle.js"
 import { callgrindWorkerd, moduleEvalInstructions, valgrindWanted } from "./worker/instructions.js"
 import { childPids, processCpuMs, processCpuMsPrecise } from "./worker/process-cpu.js"
@@ -66,11 +66,6 @@ const HANDWRITTEN_SCHEMA =
 const handwrittenPath = fileURLToPath(new URL("./worker/handwritten.js", import.meta.url))
 const evalChild = fileURLToPath(new URL("./worker/eval-child.js", import.meta.url))
 
-const median = (values: ReadonlyArray<number>) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
 
 /** A paid Checkout Session for `sessionId`, signed as Stripe signs it (now). */
 const signedWebhook = (sessionId: string) => {
