@@ -73,6 +73,8 @@ describe("traces over OTLP/HTTP", () => {
     expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/)
     const [, traceId, clientSpanId] = traceparent!.split("-")
     await eventually(() => spans.some((s) => s.spanId === clientSpanId), "the mailer's client span exported")
+    // The server span ends last, once the answer is written: it may come in a later export than the client span.
+    await eventually(() => spans.some((s) => s.traceId === traceId && (s.parentSpanId === undefined || s.parentSpanId === "")), "the server span exported")
     expect(exportPaths[0]).toMatch(/^POST \/v1\/traces application\/json/)
     expect(exportBodies.some((body) => body.includes(signed.orderKey))).toBe(true)
 
@@ -94,8 +96,9 @@ describe("traces over OTLP/HTTP", () => {
     expect(path.some((name) => name.startsWith("hookgate."))).toBe(true)
     expect(trace.map((s) => s.name)).toEqual(expect.arrayContaining(["hookgate.receive", "hookgate.send", "hookgate.resend.send", "sql.execute"]))
 
-    const line = gateway.stdout().split("\n").filter((l) => l.includes(signed.orderKey) && l.includes("\"outcome\""))
-      .map((l) => JSON.parse(l) as { annotations: Record<string, unknown> })[0]!
+    const outcomeLines = () => gateway.stdout().split("\n").filter((l) => l.includes(signed.orderKey) && l.includes("\"outcome\""))
+    await eventually(() => outcomeLines().length > 0, "the webhook's log line")
+    const line = outcomeLines().map((l) => JSON.parse(l) as { annotations: Record<string, unknown> })[0]!
     expect(line.annotations["traceId"]).toBe(traceId)
     expect(line.annotations["spanId"]).toMatch(/^[0-9a-f]{16}$/)
     expect(byId.has(String(line.annotations["spanId"]))).toBe(true)
