@@ -72,7 +72,6 @@ const userAndSystem = (side: Side) => {
   return [Number(fields[11]), Number(fields[12])] as const
 }
 
-
 /** The `summary:` (or `totals:`) line of a callgrind output file: instructions executed. */
 const instructionsIn = (file: string) => {
   const lines = readFileSync(file, "utf8").split("\n")

@@ -40,7 +40,6 @@ interface Side {
   readonly okKeys: Array<string>
 }
 
-
 const sum = (values: ReadonlyArray<number>) => values.reduce((a, b) => a + b, 0)
 
 /** What `checkDelivered` needs of a side. */

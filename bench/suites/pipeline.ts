@@ -27,7 +27,6 @@ const ORDERS = 2000
 const CONCURRENCY = 16
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 
-
 // Answers at once, as a bounded mailer (like Resend's, with its request timeout) declares.
 export const instantMailer = Layer.succeed(Mailer, {
   name: "instant",
@@ -216,7 +215,6 @@ WHERE order_key = ${key} AND lease_token = ${token} RETURNING ${sql`0`} AS possi
   await runtime.dispose()
   return rate
 }
-
 
 /** Every rate in every round, interleaved (so the machine's load falls on all alike); the medians. */
 const interleaved = async <K extends string>(rounds: number, rates: Record<K, () => Promise<number>>) => {

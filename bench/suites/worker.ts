@@ -66,7 +66,6 @@ const HANDWRITTEN_SCHEMA =
 const handwrittenPath = fileURLToPath(new URL("./worker/handwritten.js", import.meta.url))
 const evalChild = fileURLToPath(new URL("./worker/eval-child.js", import.meta.url))
 
-
 /** A paid Checkout Session for `sessionId`, signed as Stripe signs it (now). */
 const signedWebhook = (sessionId: string) => {
   const body = checkoutSessionEvent(`evt_${sessionId}`, "checkout.session.completed", {
