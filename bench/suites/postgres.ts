@@ -69,6 +69,8 @@ const round = async (children: ReadonlyArray<Child>) => {
   return { ordersPerSecond: orders / seconds, roundTripsPerOrder: results.reduce((sum, r) => sum + r.roundTripsPerOrder * r.orders, 0) / orders }
 }
 
+type Round = Awaited<ReturnType<typeof round>>
+
 /** `processes` processes per side, each with its share of ORDERS per round; the sides' rounds in turn. */
 const run = async (server: PgTestServer, processes: number) => {
   const side = async (mode: "hookgate" | "direct") => {
@@ -80,12 +82,12 @@ const run = async (server: PgTestServer, processes: number) => {
   const hookgate = await side("hookgate")
   const direct = await side("direct")
   try {
-    const rounds = { hookgate: [] as Array<{ ordersPerSecond: number; roundTripsPerOrder: number }>, direct: [] as Array<{ ordersPerSecond: number; roundTripsPerOrder: number }> }
+    const rounds = { hookgate: [] as Array<Round>, direct: [] as Array<Round> }
     for (let r = 0; r < ROUNDS; r++) {
       const order = r % 2 === 0 ? (["hookgate", "direct"] as const) : (["direct", "hookgate"] as const)
       for (const mode of order) rounds[mode].push(await round(mode === "hookgate" ? hookgate : direct))
     }
-    const summary = (results: ReadonlyArray<{ ordersPerSecond: number; roundTripsPerOrder: number }>) => ({
+    const summary = (results: ReadonlyArray<Round>) => ({
       ordersPerSecond: median(results.map((r) => r.ordersPerSecond)),
       roundTripsPerOrder: median(results.map((r) => r.roundTripsPerOrder))
     })

@@ -41,22 +41,15 @@ export const timeSlicedScheduler = (options: { readonly sliceMs: number }): Time
     drain()
   }
 
-  /** Whether this turn's budget is spent; the first look of a turn starts its budget. */
+  /** Whether this turn's budget is spent; the first look of a turn starts its budget and arms its end. */
   const exhausted = (): boolean => {
-    if (turnStart === undefined) {
-      turnStart = performance.now()
-      if (!checkPending) {
-        checkPending = true
-        setImmediate(endTurn)
-      }
-      return false
-    }
-    if (performance.now() - turnStart <= sliceMs) return false
+    const now = performance.now()
+    if (turnStart === undefined) turnStart = now
     if (!checkPending) {
       checkPending = true
       setImmediate(endTurn)
     }
-    return true
+    return now - turnStart > sliceMs
   }
 
   const drainMicrotask = () => {
@@ -104,12 +97,12 @@ export const timeSlicedScheduler = (options: { readonly sliceMs: number }): Time
       queueMicrotask(drainMicrotask)
     },
     shouldYield: (fiber: RuntimeFiber<unknown, unknown>) => {
+      // Effect's own rule first (a fiber past its steps before yielding), then the clock: as a
+      // fiber starts or resumes (step 1), then every CHECK_EVERY steps.
+      const byOps = Scheduler.defaultShouldYield(fiber)
+      if (byOps !== false) return byOps
       const ops = fiber.currentOpCount
-      // Looks at the clock as a fiber starts or resumes (step 1), then every CHECK_EVERY steps.
-      if (ops > fiber.getFiberRef(FiberRef.currentMaxOpsBeforeYield) || ((ops === 1 || ops % CHECK_EVERY === 0) && exhausted())) {
-        return fiber.getFiberRef(FiberRef.currentSchedulingPriority)
-      }
-      return false
+      return (ops === 1 || ops % CHECK_EVERY === 0) && exhausted() ? fiber.getFiberRef(FiberRef.currentSchedulingPriority) : false
     },
     slicedTurns: () => sliced
   }
@@ -117,8 +110,8 @@ export const timeSlicedScheduler = (options: { readonly sliceMs: number }): Time
 
 /**
  * The slice `hookgate serve` gives fiber work per turn of the event loop. At 5 ms a gateway
- * saturated by 500 connections turns about 130 times a second (so accepts as many), for no
- * measurable CPU per webhook; the default scheduler's turns took about 65 ms there.
+ * saturated by 500 connections turned about 130 times a second (so accepted as many); the
+ * default scheduler's turns took about 65 ms there.
  */
 export const SERVE_SLICE_MS = 5
 
