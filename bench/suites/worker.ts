@@ -12,7 +12,7 @@ import { gzipSync } from "node:zlib"
 import { unstable_getMiniflareWorkerOptions } from "wrangler"
 import { type BenchSuite, figure, median } from "../lib.js"
 import { bundleEffectWorker, bundleExampleWorker, wranglerConfig } from "./worker/bundle.js"
-import { callgrindWorkerd, moduleEvalInstructions, valgrindWanted } from "./worker/instructions.js"
+import { callgrindWorkerd, moduleCompileInstructions, moduleEvalInstructions, valgrindWanted } from "./worker/instructions.js"
 import { childPids, processCpuMs, processCpuMsPrecise } from "./worker/process-cpu.js"
 
 /**
@@ -41,16 +41,18 @@ import { childPids, processCpuMs, processCpuMsPrecise } from "./worker/process-c
  * (bench/suites/worker/minimal-effect.ts), runs beside them, measured alike: the
  * floor Effect itself sets for start-up and per webhook.
  *
+ * A fourth Worker runs beside them, measured alike: the platform floor
+ * (bench/suites/worker/platform-floor.ts), the minimal Worker's work routed by
+ * @effect/platform's HttpRouter and run on @effect/sql-d1's D1Client, its layer built
+ * per isolate, as hookgate's libraries do it: what of the example's cost is those
+ * libraries' own, and what is hookgate's.
+ *
  * The two cold figures are also counted in instructions (valgrind's callgrind,
  * worker/instructions.ts), which a loaded machine does not move: the first webhook
  * of a fresh isolate in a workerd run under callgrind, and the bundle's `import()`
- * in Node, each less an empty module's. Skipped without valgrind on PATH or with
- * BENCH_WORKER_VALGRIND=0. A fourth Worker is counted beside the example and the
- * minimal one, and only counted (with its bundle's size): the platform floor
- * (bench/suites/worker/platform-floor.ts), the minimal Worker's work routed by
- * @effect/platform's HttpRouter and run on @effect/sql-d1's D1Client, its layer built
- * per isolate, as hookgate's libraries do it: what of the example's cold cost is
- * those libraries' own, and what is hookgate's.
+ * in Node, each less an empty module's; and each bundle's compile alone (parsed, not
+ * evaluated), which sets how low its `import()` could go. Skipped without valgrind
+ * on PATH or with BENCH_WORKER_VALGRIND=0. The hand-written Worker is not counted.
  */
 
 const PER_ROUND = 100
@@ -80,12 +82,10 @@ const signedWebhook = (sessionId: string) => {
 }
 
 type Kind = "example" | "handwritten" | "minimal" | "floor"
-/** The Workers whose CPU is measured; the platform floor is only counted in instructions. */
-type CpuKind = Exclude<Kind, "floor">
 /** The Workers counted in instructions. */
 type CountedKind = Exclude<Kind, "handwritten">
-const KINDS: ReadonlyArray<CpuKind> = ["example", "handwritten", "minimal"]
-const perKind = <A>(make: () => A): Record<CpuKind, A> => ({ example: make(), handwritten: make(), minimal: make() })
+const KINDS: ReadonlyArray<Kind> = ["example", "handwritten", "minimal", "floor"]
+const perKind = <A>(make: () => A): Record<Kind, A> => ({ example: make(), handwritten: make(), minimal: make(), floor: make() })
 /** The Workers in the order of `round`: rotated, so none always runs first. */
 const rotated = (round: number) => KINDS.map((_, i) => KINDS[(i + round) % KINDS.length]!)
 
@@ -169,6 +169,7 @@ const warm = async (options: Record<Kind, WorkerOptions>, persist: string) => {
   try {
     await (await workerd.db("handwritten")).exec(HANDWRITTEN_SCHEMA)
     await (await workerd.db("minimal")).exec(HANDWRITTEN_SCHEMA)
+    await (await workerd.db("floor")).exec(HANDWRITTEN_SCHEMA)
     for (const kind of KINDS) for (let i = 0; i < WARMUP; i++) await workerd.post(kind, nextSession(kind))
     const perWebhook = perKind((): Array<number> => [])
     for (let round = 0; round < ROUNDS; round++) {
@@ -240,6 +241,7 @@ const firstRequestInstructions = async (options: Record<Kind, WorkerOptions>, pe
  * one webhook each, as the warm run readies the others.
  */
 const prepare = async (options: Record<Kind, WorkerOptions>, kinds: ReadonlyArray<CountedKind>, persist: string) => {
+  if (kinds.length === 0) return
   const workerd = await startWorkerd(options, kinds, persist)
   try {
     for (const kind of kinds) {
@@ -252,7 +254,8 @@ const prepare = async (options: Record<Kind, WorkerOptions>, kinds: ReadonlyArra
 }
 
 /**
- * Both instruction counts, once the databases of `unready` are ready; a failure
+ * The instruction counts (first webhook, module evaluation, and the bundles' compile
+ * alone), once the databases of `unready` are ready; a failure
  * (workerd timing out under valgrind on a busy machine) is reported, not thrown.
  */
 const counted = async (
@@ -265,7 +268,8 @@ const counted = async (
     await prepare(options, unready, persist)
     return {
       first: await firstRequestInstructions(options, persist),
-      eval: await moduleEvalInstructions({ example: paths.example, minimal: paths.minimal, floor: paths.floor })
+      eval: await moduleEvalInstructions({ example: paths.example, minimal: paths.minimal, floor: paths.floor }),
+      compile: await moduleCompileInstructions({ example: paths.example, minimal: paths.minimal, floor: paths.floor })
     }
   } catch (error) {
     console.log(`  (no instruction counts: ${error instanceof Error ? error.message : String(error)})`)
@@ -273,14 +277,15 @@ const counted = async (
   }
 }
 
-const medians = (samples: Record<CpuKind, ReadonlyArray<number>>): Record<CpuKind, number> => ({
+const medians = (samples: Record<Kind, ReadonlyArray<number>>): Record<Kind, number> => ({
   example: median(samples.example),
   handwritten: median(samples.handwritten),
-  minimal: median(samples.minimal)
+  minimal: median(samples.minimal),
+  floor: median(samples.floor)
 })
 
 /** `import()` of each bundle in a fresh Node process, alternating, medians. */
-const moduleEval = async (paths: Record<CpuKind, string>) => {
+const moduleEval = async (paths: Record<Kind, string>) => {
   const ms = perKind((): Array<number> => [])
   for (let sample = 0; sample < EVAL_SAMPLES; sample++) {
     for (const kind of rotated(sample)) {
@@ -358,7 +363,24 @@ const instructionFigures = (instructions: NonNullable<Awaited<ReturnType<typeof 
     "instr"
   ),
   figure("minimalEffectWorkerModuleEvalInstructions", "minimal Effect Worker's import(), the same", instructions.eval.minimal, "instr"),
-  figure("platformFloorWorkerModuleEvalInstructions", "platform floor Worker's import(), the same", instructions.eval.floor, "instr")
+  figure("platformFloorWorkerModuleEvalInstructions", "platform floor Worker's import(), the same", instructions.eval.floor, "instr"),
+  figure(
+    "workerModuleCompileInstructions",
+    "example bundle compiled as an ES module in Node, not evaluated, less an empty module's (its parse: follows the code shipped)",
+    instructions.compile.example,
+    "instr"
+  ),
+  figure("minimalEffectWorkerModuleCompileInstructions", "minimal Effect Worker's bundle, the same", instructions.compile.minimal, "instr"),
+  figure("platformFloorWorkerModuleCompileInstructions", "platform floor Worker's bundle, the same", instructions.compile.floor, "instr"),
+  // The example's bundle holds every module of the floor's but the floor's own 2 KB, so
+  // its import() cannot cost less than its own compile plus the floor's evaluation: the
+  // least it could reach were hookgate's global scope to do nothing at all.
+  figure(
+    "workerModuleEvalLeastInstructions",
+    "least the example's import() could cost: its compile + the platform floor's evaluation (import() less compile)",
+    instructions.compile.example + instructions.eval.floor - instructions.compile.floor,
+    "instr"
+  )
 ]
 
 /**
@@ -393,8 +415,8 @@ const run = async () => {
     const paths = importPaths(bundles)
     const evals = await moduleEval(paths)
     const t3 = performance.now()
-    // The warm run readied the example's and the minimal Worker's D1; the platform floor's is readied first.
-    const instructions = valgrindWanted() ? await counted(options, persist, paths, ["floor"]) : undefined
+    // The warm run readied every Worker's D1.
+    const instructions = valgrindWanted() ? await counted(options, persist, paths, []) : undefined
     const seconds = (from: number, to: number) => ((to - from) / 1000).toFixed(0)
     console.log(
       `  (bundle ${seconds(tBundle, t0)} s, warm ${seconds(t0, t1)} s, first requests ${seconds(t1, t2)} s, evaluation ${
@@ -407,6 +429,7 @@ const run = async () => {
       figure("workerWebhookCpuMs", `example Worker, workerd CPU per webhook, warm (${n})`, cpu.example, "ms"),
       figure("handwrittenWorkerWebhookCpuMs", "hand-written Worker, the same", cpu.handwritten, "ms"),
       figure("minimalEffectWorkerWebhookCpuMs", "minimal Effect Worker, the same", cpu.minimal, "ms"),
+      figure("platformFloorWorkerWebhookCpuMs", "platform floor Worker, the same", cpu.floor, "ms"),
       figure(
         "workerWebhookCpuRoundRatio",
         "example / hand-written Worker, warm, median of the per-round ratios (each round runs both back to back)",
@@ -423,12 +446,20 @@ const run = async () => {
       ),
       figure("handwrittenWorkerFirstRequestCpuMs", "hand-written Worker, the same", firsts.first.handwritten, "ms"),
       figure("minimalEffectWorkerFirstRequestCpuMs", "minimal Effect Worker, the same", firsts.first.minimal, "ms"),
+      figure(
+        "platformFloorWorkerFirstRequestCpuMs",
+        `platform floor Worker, the same (${(firsts.first.floor - firsts.first.minimal).toFixed(1)} ms over the minimal Effect Worker)`,
+        firsts.first.floor,
+        "ms"
+      ),
       figure("workerStartupCpuMs", "workerd start-up CPU with the example Worker (spawn to ready)", firsts.startup.example, "ms"),
       figure("handwrittenWorkerStartupCpuMs", "workerd start-up CPU with the hand-written Worker", firsts.startup.handwritten, "ms"),
       figure("minimalEffectWorkerStartupCpuMs", "workerd start-up CPU with the minimal Effect Worker", firsts.startup.minimal, "ms"),
+      figure("platformFloorWorkerStartupCpuMs", "workerd start-up CPU with the platform floor Worker", firsts.startup.floor, "ms"),
       figure("workerModuleEvalMs", `example bundle's import() in Node, CPU (median of ${EVAL_SAMPLES}; target <= 1.5x the minimal Effect Worker's)`, evals.example, "ms"),
       figure("handwrittenWorkerModuleEvalMs", "hand-written Worker's import() in Node, CPU", evals.handwritten, "ms"),
       figure("minimalEffectWorkerModuleEvalMs", "minimal Effect Worker's import() in Node, CPU", evals.minimal, "ms"),
+      figure("platformFloorWorkerModuleEvalMs", "platform floor Worker's import() in Node, CPU", evals.floor, "ms"),
       ...bundleFigures(bundles),
       figure("workerBundleGzipBytes", "example bundle, gzipped", gzipSync(bundles.example.contents).length, "bytes"),
       ...countedFigures
@@ -470,6 +501,13 @@ export const workerSuite: BenchSuite = {
       "platform floor / minimal Effect Worker, module evaluation instructions",
       "platformFloorWorkerModuleEvalInstructions",
       "minimalEffectWorkerModuleEvalInstructions"
-    ]
+    ],
+    [
+      "least the example's module evaluation could cost / minimal Effect Worker's, instructions (the 1.5 target's bound)",
+      "workerModuleEvalLeastInstructions",
+      "minimalEffectWorkerModuleEvalInstructions"
+    ],
+    ["platform floor / minimal Effect Worker, module evaluation CPU", "platformFloorWorkerModuleEvalMs", "minimalEffectWorkerModuleEvalMs"],
+    ["example / platform floor Worker, warm CPU per webhook", "workerWebhookCpuMs", "platformFloorWorkerWebhookCpuMs"]
   ]
 }

@@ -25,9 +25,10 @@ export const valgrindWanted = (): boolean => {
 }
 
 const importChild = fileURLToPath(new URL("./import-child.js", import.meta.url))
+const compileChild = fileURLToPath(new URL("./compile-child.js", import.meta.url))
 
-/** Instructions of a fresh Node (`--single-threaded`, so no background compiler or GC thread) importing `path`. */
-const nodeImportInstructions = async (path: string) => {
+/** Instructions of a fresh Node (`--single-threaded`, so no background compiler or GC thread) running `args`. */
+const nodeInstructions = async (args: ReadonlyArray<string>) => {
   const dir = mkdtempSync(join(tmpdir(), "hookgate-bench-callgrind-"))
   try {
     const out = join(dir, "node.cg")
@@ -36,8 +37,7 @@ const nodeImportInstructions = async (path: string) => {
       `--callgrind-out-file=${out}`,
       process.execPath,
       "--single-threaded",
-      importChild,
-      path
+      ...args
     ], { maxBuffer: 16 * 1024 * 1024 })
     return summary(out)
   } finally {
@@ -52,23 +52,37 @@ const summary = (file: string) => {
   return Number(line.slice("summary:".length).trim())
 }
 
-/**
- * Instructions of each bundle's `import()` in Node: reading, compiling and evaluating
- * its global scope, less those of importing an empty module (Node's own start-up).
- */
-export const moduleEvalInstructions = async <K extends string>(paths: Record<K, string>): Promise<Record<K, number>> => {
+/** Instructions of `child` given each of `paths`, less those of it given an empty module (Node's own start-up). */
+const perModule = async <K extends string>(
+  child: ReadonlyArray<string>,
+  paths: Record<K, string>
+): Promise<Record<K, number>> => {
   const dir = mkdtempSync(join(tmpdir(), "hookgate-bench-empty-"))
   try {
     const empty = join(dir, "empty.mjs")
     writeFileSync(empty, "export default {}\n")
-    const floor = await nodeImportInstructions(empty)
+    const floor = await nodeInstructions([...child, empty])
     const result = {} as Record<K, number>
-    for (const kind of Object.keys(paths) as Array<K>) result[kind] = (await nodeImportInstructions(paths[kind])) - floor
+    for (const kind of Object.keys(paths) as Array<K>) result[kind] = (await nodeInstructions([...child, paths[kind]])) - floor
     return result
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
 }
+
+/**
+ * Instructions of each bundle's `import()` in Node: reading, compiling and evaluating
+ * its global scope, less those of importing an empty module (Node's own start-up).
+ */
+export const moduleEvalInstructions = <K extends string>(paths: Record<K, string>) => perModule([importChild], paths)
+
+/**
+ * Instructions of compiling each bundle as an ES module in Node, without linking or
+ * evaluating it, less those of compiling an empty module: the part of `import()` that
+ * follows the code shipped, whatever its global scope does.
+ */
+export const moduleCompileInstructions = <K extends string>(paths: Record<K, string>) =>
+  perModule(["--experimental-vm-modules", "--no-warnings", compileChild], paths)
 
 /**
  * A workerd that runs under callgrind with instrumentation off (so it starts at a
