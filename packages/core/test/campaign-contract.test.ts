@@ -66,6 +66,39 @@ describe("the campaign routes' contract", () => {
     expect(await create("c2", 3, "?replace=1")).toMatchObject({ status: 200, body: { id: "c2", total: 3 } })
   })
 
+  it("two ?replace=true creates of one draft at once: the one replaced while its body streams in is 409, and the list kept is the other's alone", async () => {
+    const { call, create } = gateway()
+    expect((await create("c1", 3)).status).toBe(201)
+    // An NDJSON body that sends 1,100 recipients (the first 500 are written once the next 500 are read), then waits.
+    let finish: () => void = () => {}
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const lines = [JSON.stringify({ id: "c1", template }), ...Array.from({ length: 1_100 }, (_, i) => `slow${i}@example.com`)]
+        controller.enqueue(new TextEncoder().encode(lines.join("\n") + "\n"))
+        finish = () => {
+          controller.enqueue(new TextEncoder().encode("last@example.com\n"))
+          controller.close()
+        }
+      }
+    })
+    const slow = call("/admin/campaigns?replace=true", {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/x-ndjson" },
+      duplex: "half"
+    } as RequestInit)
+    for (let i = 0; i < 200 && (await call("/admin/campaigns/c1")).body.remaining !== 500; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    expect((await call("/admin/campaigns/c1")).body.remaining).toBe(500)
+    expect(await create("c1", 7, "?replace=true", "The other one")).toMatchObject({ status: 200, body: { total: 7 } })
+    finish()
+    const refused = await slow
+    expect(refused).toMatchObject(conflict("draft"))
+    expect(refused.body.detail).toContain("replaced by another create")
+    expect((await call("/admin/campaigns/c1")).body).toMatchObject({ state: "draft", total: 7, remaining: 7 })
+  })
+
   it("an empty campaign is never started: 409 draft, nothing dispatched; with its list it starts", async () => {
     const { create, op } = gateway()
     expect((await create("empty", 0)).status).toBe(201)

@@ -1,5 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { type BatchReservation, type CampaignStoreShape, type LedgerCounts, type Recipient } from "@hookgate/core/campaigns"
+import { type BatchReservation, type CampaignDraft, type CampaignStoreShape, type LedgerCounts, type Recipient } from "@hookgate/core/campaigns"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { SqlAtomic } from "./atomic.js"
@@ -32,8 +32,17 @@ export const makeSqlCampaignStore = Effect.gen(function*() {
         } FROM json_each(${json})) AS r`
     })
 
+  // The campaign is still the draft `draft`'s create is writing (no other create replaced it).
+  // On Postgres the row is read FOR SHARE: a replace committing meanwhile (it holds the row)
+  // is waited for and its token seen, and a replace that comes after waits for this write, so
+  // its delete sees these rows. SQLite and D1 run one write at a time.
+  const isDraft = ({ campaignId, token }: CampaignDraft) => {
+    const draftRow = sql`SELECT 1 FROM hookgate_campaigns WHERE campaign_id = ${campaignId} AND state = 'draft' AND draft_token = ${token}`
+    return sql.onDialectOrElse({ pg: () => sql`EXISTS (${draftRow} FOR SHARE)`, orElse: () => sql`EXISTS (${draftRow})` })
+  }
+
   // Recipients of a draft from `firstSeq` on, as few statements as their bytes allow.
-  const insertRecipients = (id: string, firstSeq: number, recipients: ReadonlyArray<Recipient>) =>
+  const insertRecipients = (draft: CampaignDraft, firstSeq: number, recipients: ReadonlyArray<Recipient>) =>
     jsonArrays(recipients.map((r, i) => ({
       s: firstSeq + i,
       e: r.email,
@@ -41,9 +50,9 @@ export const makeSqlCampaignStore = Effect.gen(function*() {
     }))).map((json) =>
       sql`INSERT INTO hookgate_campaign_recipients
   (campaign_id, seq, email, vars, status, attempts, uncertain, solo)
-SELECT ${id}, r.s, r.e, r.v, 'queued', 0, 0, 0
+SELECT ${draft.campaignId}, r.s, r.e, r.v, 'queued', 0, 0, 0
 FROM ${jsonRows(json, [["s", "bigint"], ["e", "text"], ["v", "text"]])}
-WHERE EXISTS (SELECT 1 FROM hookgate_campaigns WHERE campaign_id = ${id} AND state = 'draft')
+WHERE ${isDraft(draft)}
 ON CONFLICT DO NOTHING`
     )
 
@@ -69,11 +78,11 @@ FROM hookgate_campaigns WHERE campaign_id = ${id}`
     })
 
   const store: CampaignStoreShape = {
-    create: ({ batchSize, id, now, template }) =>
+    create: ({ batchSize, id, now, template, token }) =>
       Effect.gen(function*() {
         const inserted = yield* sql`INSERT INTO hookgate_campaigns
-  (campaign_id, template, state, sealed, total, batch_size, batches, duplicates_prevented, created_at, updated_at)
-VALUES (${id}, ${encodeTemplate(template)}, 'draft', 0, 0, ${batchSize}, 0, 0, ${now}, ${now})
+  (campaign_id, template, state, sealed, total, batch_size, batches, duplicates_prevented, created_at, updated_at, draft_token)
+VALUES (${id}, ${encodeTemplate(template)}, 'draft', 0, 0, ${batchSize}, 0, 0, ${now}, ${now}, ${token})
 ON CONFLICT (campaign_id) DO NOTHING RETURNING *`
         if (inserted[0] !== undefined) return { created: true, campaign: decodeCampaign(inserted[0]) }
         const existing = yield* selectCampaign(id)
@@ -82,44 +91,45 @@ ON CONFLICT (campaign_id) DO NOTHING RETURNING *`
       }).pipe(unavailable("campaign.create")),
 
     // One atomic step, both statements guarded by the draft state: a start that commits
-    // first leaves the campaign as it was.
-    replace: ({ batchSize, id, now, template }) =>
+    // first leaves the campaign as it was. The delete runs once the row carries the new
+    // token, so the create it replaced adds nothing after it.
+    replace: ({ batchSize, id, now, template, token }) =>
       atomic.run([
         sql`UPDATE hookgate_campaigns SET template = ${encodeTemplate(template)}, batch_size = ${batchSize},
-  sealed = 0, total = 0, batches = 0, updated_at = ${now}
+  sealed = 0, total = 0, batches = 0, updated_at = ${now}, draft_token = ${token}
 WHERE campaign_id = ${id} AND state = 'draft' RETURNING *`,
         sql`DELETE FROM hookgate_campaign_recipients WHERE campaign_id = ${id}
-  AND EXISTS (SELECT 1 FROM hookgate_campaigns WHERE campaign_id = ${id} AND state = 'draft')`
+  AND ${isDraft({ campaignId: id, token })}`
       ]).pipe(
         Effect.map(([updated]) => Option.map(Option.fromNullable(updated?.[0]), decodeCampaign)),
         unavailable("campaign.replace")
       ),
 
-    // Recipients first, while the campaign row still says draft; then the row itself.
-    discard: (id) =>
+    // Recipients first, while the campaign row still says draft with this token; then the row itself.
+    discard: (draft) =>
       atomic.run([
-        sql`DELETE FROM hookgate_campaign_recipients WHERE campaign_id = ${id}
-  AND EXISTS (SELECT 1 FROM hookgate_campaigns WHERE campaign_id = ${id} AND state = 'draft')`,
-        sql`DELETE FROM hookgate_campaigns WHERE campaign_id = ${id} AND state = 'draft' RETURNING campaign_id`
+        sql`DELETE FROM hookgate_campaign_recipients WHERE campaign_id = ${draft.campaignId} AND ${isDraft(draft)}`,
+        sql`DELETE FROM hookgate_campaigns WHERE campaign_id = ${draft.campaignId} AND state = 'draft'
+  AND draft_token = ${draft.token} RETURNING campaign_id`
       ]).pipe(
         Effect.map(([, deleted]) => (deleted?.length ?? 0) > 0),
         unavailable("campaign.discard")
       ),
 
-    addRecipients: (id, firstSeq, recipients) =>
-      Effect.forEach(insertRecipients(id, firstSeq, recipients), (statement) => statement, { discard: true }).pipe(
+    addRecipients: (draft, firstSeq, recipients) =>
+      Effect.forEach(insertRecipients(draft, firstSeq, recipients), (statement) => statement, { discard: true }).pipe(
         unavailable("campaign.addRecipients")
       ),
 
     // The last recipients and the seal in one atomic step: the list is complete in the write that completes it.
-    seal: (id, { firstSeq, now, recipients }) =>
+    seal: (draft, { firstSeq, now, recipients }) =>
       atomic.run([
-        ...insertRecipients(id, firstSeq, recipients),
+        ...insertRecipients(draft, firstSeq, recipients),
         sql`UPDATE hookgate_campaigns SET sealed = 1,
-  total = (SELECT COUNT(*) FROM hookgate_campaign_recipients WHERE campaign_id = ${id}),
-  batches = ((SELECT COUNT(*) FROM hookgate_campaign_recipients WHERE campaign_id = ${id}) + batch_size - 1) / batch_size,
+  total = (SELECT COUNT(*) FROM hookgate_campaign_recipients WHERE campaign_id = ${draft.campaignId}),
+  batches = ((SELECT COUNT(*) FROM hookgate_campaign_recipients WHERE campaign_id = ${draft.campaignId}) + batch_size - 1) / batch_size,
   updated_at = ${now}
-WHERE campaign_id = ${id} AND state = 'draft' RETURNING *`
+WHERE campaign_id = ${draft.campaignId} AND state = 'draft' AND draft_token = ${draft.token} RETURNING *`
       ]).pipe(
         Effect.map((answers) => Option.map(Option.fromNullable(answers[answers.length - 1]?.[0]), decodeCampaign)),
         unavailable("campaign.seal")

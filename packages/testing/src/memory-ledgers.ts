@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { type BatchMember, type BatchReservation, type CampaignRow, type CampaignStoreShape, type LedgerCounts } from "@hookgate/core/campaigns"
+import { type BatchMember, type BatchReservation, type CampaignDraft, type CampaignRow, type CampaignStoreShape, type LedgerCounts } from "@hookgate/core/campaigns"
 import type { CampaignState, CampaignTemplate, Recipient } from "@hookgate/core/campaigns"
 import type { Alert } from "@hookgate/core/alerts"
 import { type DeadLetter, type DeadLetterStoreShape, type MessageLedgerShape, MessageRecord } from "@hookgate/core/queue"
@@ -113,6 +113,8 @@ interface RecipientRow {
 
 interface CampaignEntry {
   row: CampaignRow
+  /** The create (or replace) writing the draft: `CampaignDraft.token`. */
+  readonly token: string
   readonly recipients: Array<RecipientRow>
   readonly bySeq: Map<number, RecipientRow>
   readonly emails: Set<string>
@@ -137,9 +139,14 @@ export const memoryCampaignStore = (alerts: Map<string, Alert> = new Map()): Cam
     uncertain: r.uncertain,
     solo: r.solo
   })
-  const addRows = (campaignId: string, firstSeq: number, recipients: ReadonlyArray<Recipient>) => {
-    const entry = campaigns.get(campaignId)
-    if (!entry || entry.row.state !== "draft") return
+  // The draft `draft`'s create is writing, if no other create replaced it.
+  const writing = (draft: CampaignDraft) => {
+    const entry = campaigns.get(draft.campaignId)
+    return entry !== undefined && entry.row.state === "draft" && entry.token === draft.token ? entry : undefined
+  }
+  const addRows = (draft: CampaignDraft, firstSeq: number, recipients: ReadonlyArray<Recipient>) => {
+    const entry = writing(draft)
+    if (!entry) return
     recipients.forEach((recipient, i) => {
       const seq = firstSeq + i
       if (entry.bySeq.has(seq) || entry.emails.has(recipient.email)) return
@@ -167,7 +174,7 @@ export const memoryCampaignStore = (alerts: Map<string, Alert> = new Map()): Cam
     r.leaseToken === null || (r.leaseExpiresAt !== null && r.leaseExpiresAt <= now)
 
   return ({
-    create: ({ batchSize, id, now, template }) =>
+    create: ({ batchSize, id, now, template, token }) =>
       Effect.sync(() => {
         const existing = campaigns.get(id)
         if (existing) return { created: false, campaign: existing.row }
@@ -183,10 +190,10 @@ export const memoryCampaignStore = (alerts: Map<string, Alert> = new Map()): Cam
           createdAt: now,
           updatedAt: now
         }
-        campaigns.set(id, { row, recipients: [], bySeq: new Map(), emails: new Set(), batches: new Map(), cursor: 0 })
+        campaigns.set(id, { row, token, recipients: [], bySeq: new Map(), emails: new Set(), batches: new Map(), cursor: 0 })
         return { created: true, campaign: row }
       }),
-    replace: ({ batchSize, id, now, template }) =>
+    replace: ({ batchSize, id, now, template, token }) =>
       Effect.sync(() => {
         const entry = campaigns.get(id)
         if (!entry || entry.row.state !== "draft") return Option.none()
@@ -198,23 +205,23 @@ export const memoryCampaignStore = (alerts: Map<string, Alert> = new Map()): Cam
           batches: 0,
           updatedAt: now
         })
-        campaigns.set(id, { row, recipients: [], bySeq: new Map(), emails: new Set(), batches: new Map(), cursor: 0 })
+        campaigns.set(id, { row, token, recipients: [], bySeq: new Map(), emails: new Set(), batches: new Map(), cursor: 0 })
         return Option.some(row)
       }),
-    discard: (campaignId) =>
+    discard: (draft) =>
       Effect.sync(() => {
-        const entry = campaigns.get(campaignId)
-        if (!entry || entry.row.state !== "draft") return false
-        campaigns.delete(campaignId)
+        const entry = writing(draft)
+        if (!entry) return false
+        campaigns.delete(draft.campaignId)
         return true
       }),
-    addRecipients: (campaignId, firstSeq, recipients) => Effect.sync(() => addRows(campaignId, firstSeq, recipients)),
+    addRecipients: (draft, firstSeq, recipients) => Effect.sync(() => addRows(draft, firstSeq, recipients)),
     // The last rows and the seal in one synchronous step, as SQL does in one atomic write.
-    seal: (campaignId, { firstSeq, now, recipients }) =>
+    seal: (draft, { firstSeq, now, recipients }) =>
       Effect.sync(() => {
-        addRows(campaignId, firstSeq, recipients)
-        const entry = campaigns.get(campaignId)
-        if (!entry || entry.row.state !== "draft") return Option.none()
+        addRows(draft, firstSeq, recipients)
+        const entry = writing(draft)
+        if (!entry) return Option.none()
         entry.recipients.sort((a, b) => a.seq - b.seq)
         const total = entry.recipients.length
         return Option.some(update(entry, { sealed: true, total, batches: Math.ceil(total / entry.row.batchSize), updatedAt: now }))

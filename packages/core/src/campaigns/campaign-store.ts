@@ -71,6 +71,16 @@ export type BatchReservation =
   /** The slot was never reserved and no recipient is left to reserve. */
   | { readonly _tag: "Empty" }
 
+/**
+ * A draft as one create writes it: the token that create (or its replace) set on it. A
+ * write naming a token the draft no longer carries (another create replaced it meanwhile)
+ * changes nothing.
+ */
+export interface CampaignDraft {
+  readonly campaignId: string
+  readonly token: string
+}
+
 /** The result of sending to one member, recorded with the batch's token. */
 export interface MemberResult {
   readonly seq: number
@@ -92,41 +102,58 @@ export interface MemberResult {
  * write of a result is guarded by it.
  */
 export interface CampaignStoreShape {
-  /** Creates the campaign as a draft, not sealed, or answers the existing row (`created: false`) unchanged. */
+  /**
+   * Creates the campaign as a draft, not sealed, carrying `token` (the create writing it), or
+   * answers the existing row (`created: false`) unchanged.
+   */
   readonly create: (
-    campaign: { readonly id: string; readonly template: CampaignTemplate; readonly batchSize: number; readonly now: number }
+    campaign: {
+      readonly id: string
+      readonly template: CampaignTemplate
+      readonly batchSize: number
+      readonly now: number
+      readonly token: string
+    }
   ) => Effect.Effect<{ readonly created: boolean; readonly campaign: CampaignRow }, StoreUnavailable>
   /**
    * One atomic step, only while the campaign is a draft: its template and batch size become
-   * these, it is no longer sealed, and every recipient row is deleted (then `addRecipients`
-   * streams the new ones in and `seal` completes it).
+   * these, it is no longer sealed, it carries `token` (whatever create was writing it before
+   * writes nothing more), and every recipient row is deleted (then `addRecipients` streams
+   * the new ones in and `seal` completes it).
    * None when there is no such campaign or it is past its draft (nothing changed).
    */
   readonly replace: (
-    campaign: { readonly id: string; readonly template: CampaignTemplate; readonly batchSize: number; readonly now: number }
+    campaign: {
+      readonly id: string
+      readonly template: CampaignTemplate
+      readonly batchSize: number
+      readonly now: number
+      readonly token: string
+    }
   ) => Effect.Effect<Option.Option<CampaignRow>, StoreUnavailable>
   /**
-   * One atomic step, only while the campaign is a draft: deletes it and every recipient row
-   * (a create refused part way leaves nothing behind). Answers whether it deleted it.
+   * One atomic step, only while the campaign is a draft carrying the draft's token: deletes
+   * it and every recipient row (a create refused part way leaves nothing behind, and never
+   * the draft of a create that replaced it). Answers whether it deleted it.
    */
-  readonly discard: (campaignId: string) => Effect.Effect<boolean, StoreUnavailable>
+  readonly discard: (draft: CampaignDraft) => Effect.Effect<boolean, StoreUnavailable>
   /**
-   * Adds recipients to a draft campaign from `firstSeq` on, skipping any
-   * already in the ledger (the same email, or the same position on a re-run).
+   * Adds recipients to a draft from `firstSeq` on, while it carries the draft's token (else
+   * nothing), skipping any already in the ledger (the same email, or the same position on a re-run).
    */
   readonly addRecipients: (
-    campaignId: string,
+    draft: CampaignDraft,
     firstSeq: number,
     recipients: ReadonlyArray<Recipient>
   ) => Effect.Effect<void, StoreUnavailable>
   /**
-   * One atomic step, only while the campaign is a draft: adds the last `recipients` (as
-   * `addRecipients` from `firstSeq`; none for an empty list), counts the ledger into
-   * `total`, fixes the batch slots and marks the list complete (`sealed`). None when there
-   * is no such draft.
+   * One atomic step, only while the campaign is a draft carrying the draft's token: adds the
+   * last `recipients` (as `addRecipients` from `firstSeq`; none for an empty list), counts
+   * the ledger into `total`, fixes the batch slots and marks the list complete (`sealed`).
+   * None when there is no such draft (another create replaced it, or it is gone).
    */
   readonly seal: (
-    campaignId: string,
+    draft: CampaignDraft,
     last: { readonly now: number; readonly firstSeq: number; readonly recipients: ReadonlyArray<Recipient> }
   ) => Effect.Effect<Option.Option<CampaignRow>, StoreUnavailable>
   readonly get: (campaignId: string) => Effect.Effect<Option.Option<CampaignRow>, StoreUnavailable>

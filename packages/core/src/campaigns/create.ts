@@ -83,7 +83,9 @@ const validChunk = (
  * (`RecipientOnLine`); nothing is kept then. A repeated email is kept once. An id
  * already in use is refused (`CampaignExists`) unless `replace` is asked for and the
  * campaign is still a draft (a creation that was cut short, or a list that changed):
- * then its template and recipients are replaced by these.
+ * then its template and recipients are replaced by these. Of creates replacing one draft
+ * at once, each replace is whole: the list kept is one create's, and a create replaced
+ * while it was writing is refused (`CampaignExists` with `superseded`).
  */
 export const createCampaign = <E, R>(input: CreateCampaignInput<E, R>) =>
   Effect.gen(function*() {
@@ -96,13 +98,17 @@ export const createCampaign = <E, R>(input: CreateCampaignInput<E, R>) =>
       input.template instanceof CampaignTemplate ? Schema.encodeSync(CampaignTemplate)(input.template) : input.template
     ).pipe(Effect.mapError((error) => new InvalidCampaign({ campaignId: id, detail: error.message })))
     const now = yield* EpochMillis.now
-    const { campaign, created } = yield* store.create({ id, template, batchSize: options.batchSize, now })
+    // This create's own mark on the draft: a create that replaces it meanwhile sets its own,
+    // and every write below then changes nothing (a list is never a mix of two creates').
+    const draft = { campaignId: id, token: crypto.randomUUID() }
+    const { campaign, created } = yield* store.create({ id, template, batchSize: options.batchSize, now, token: draft.token })
+    const refuse = (state: CampaignState, superseded = false) =>
+      Effect.flatMap(store.counts(id), (counts) =>
+        new CampaignExists({ campaignId: id, state: shownState(state, counts), ...(superseded ? { superseded } : {}) }))
     if (!created) {
-      const refuse = (state: CampaignState) =>
-        Effect.flatMap(store.counts(id), (counts) => new CampaignExists({ campaignId: id, state: shownState(state, counts) }))
       if (input.replace !== true) return yield* refuse(campaign.state)
       // One atomic step, only while it is a draft: a start that won the race keeps its campaign.
-      const replaced = yield* store.replace({ id, template, batchSize: options.batchSize, now })
+      const replaced = yield* store.replace({ id, template, batchSize: options.batchSize, now, token: draft.token })
       if (Option.isNone(replaced)) {
         const current = yield* store.get(id)
         return yield* refuse(Option.match(current, { onNone: () => campaign.state, onSome: (row) => row.state }))
@@ -112,7 +118,7 @@ export const createCampaign = <E, R>(input: CreateCampaignInput<E, R>) =>
     // so the retry is a fresh create, not a 409 over a half-filled or empty draft. Each chunk is
     // written once the next one is read, so the last one goes in `seal`'s atomic step: the list
     // is complete (and startable) in the very write that completes it.
-    yield* input.recipients.pipe(
+    const sealed = yield* input.recipients.pipe(
       Stream.grouped(options.insertChunk),
       Stream.mapAccum(0, (seq, chunk) => [seq + Chunk.size(chunk), [seq, chunk] as const]),
       Stream.mapEffect(([firstSeq, chunk]) =>
@@ -120,11 +126,17 @@ export const createCampaign = <E, R>(input: CreateCampaignInput<E, R>) =>
       ),
       Stream.runFoldEffect({ firstSeq: 0, recipients: [] as ReadonlyArray<Recipient> }, (previous, next) =>
         Effect.as(
-          previous.recipients.length === 0 ? Effect.void : store.addRecipients(id, previous.firstSeq, previous.recipients),
+          previous.recipients.length === 0 ? Effect.void : store.addRecipients(draft, previous.firstSeq, previous.recipients),
           next
         )),
-      Effect.flatMap((last) => Effect.flatMap(EpochMillis.now, (now) => store.seal(id, { now, ...last }))),
-      Effect.onError(() => Effect.ignore(store.discard(id)))
+      Effect.flatMap((last) => Effect.flatMap(EpochMillis.now, (now) => store.seal(draft, { now, ...last }))),
+      Effect.onError(() => Effect.ignore(store.discard(draft)))
     )
+    // No draft carried this create's token when it sealed: another create replaced it (and
+    // wrote its own list), or replaced and then discarded it. Nothing of this one's is kept.
+    if (Option.isNone(sealed)) {
+      const current = yield* store.get(id)
+      return yield* refuse(Option.match(current, { onNone: () => "draft" as const, onSome: (row) => row.state }), true)
+    }
     return yield* campaignStatus(id)
   }).pipe(spanWhenTraced("campaign.create", { campaignId: input.id }))

@@ -29,12 +29,18 @@ export class CampaignStateError extends Data.TaggedError("CampaignStateError")<{
 /**
  * A campaign id already names a campaign (409). A draft may be replaced by asking for it
  * (`replace`); a campaign that ever started never can (its recipients have been sent to).
+ * `superseded`: this create made or replaced the draft, but another create replaced it
+ * while this one was writing its recipients; none of this one's are kept.
  */
 export class CampaignExists extends Data.TaggedError("CampaignExists")<{
   readonly campaignId: string
   readonly state: string
+  readonly superseded?: boolean | undefined
 }> {
   override get message() {
+    if (this.superseded === true) {
+      return `campaign ${this.campaignId} was replaced by another create while this one was writing its recipients: the other's list is kept, none of this one's`
+    }
     return this.state === "draft"
       ? `campaign ${this.campaignId} already exists (a draft): to change its template or recipients, replace it (hookgate campaigns create --replace, or POST /admin/campaigns?replace=true)`
       : `campaign ${this.campaignId} already exists and is ${this.state}: only a draft (never started) can be replaced`

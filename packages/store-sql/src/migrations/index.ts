@@ -13,6 +13,7 @@ import * as history from "./0009_history.js"
 import * as campaignSealed from "./0010_campaign_sealed.js"
 import * as reconcileRuns from "./0011_reconcile_runs.js"
 import * as attemptNotes from "./0012_attempt_notes.js"
+import * as campaignDraftToken from "./0013_campaign_draft_token.js"
 
 /** One migration: `statements` for every database, then `sqlite` for SQLite and D1 alone (a trigger, say). */
 export interface Migration {
@@ -35,7 +36,8 @@ export const migrations: ReadonlyArray<Migration> = [
   { id: 9, name: "history", statements: history.statements },
   { id: 10, name: "campaign_sealed", statements: campaignSealed.statements },
   { id: 11, name: "reconcile_runs", statements: reconcileRuns.statements },
-  { id: 12, name: "attempt_notes", statements: attemptNotes.statements, sqlite: attemptNotes.sqlite }
+  { id: 12, name: "attempt_notes", statements: attemptNotes.statements, sqlite: attemptNotes.sqlite },
+  { id: 13, name: "campaign_draft_token", statements: campaignDraftToken.statements }
 ]
 
 /** A migration's statements on SQLite and D1 (Postgres runs `statements` alone). */

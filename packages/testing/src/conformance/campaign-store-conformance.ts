@@ -1,5 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import type * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
@@ -88,12 +90,79 @@ export const campaignStoreConformance = (name: string, makeLayer: () => Layer.La
       expect(yield* store.counts("c1")).toMatchObject({ queued: 0 })
       expect(yield* createCampaign({ id: "c1", template: TEMPLATE, recipients: Stream.fromIterable(recipients(3)) }))
         .toMatchObject({ state: "draft", total: 3 })
-      // discard deletes a draft only.
+      // discard deletes a draft only, and only the create's that carries its token.
       yield* runningCampaign("run", recipients(2))
-      expect(yield* store.discard("run")).toBe(false)
+      expect(yield* store.discard({ campaignId: "run", token: "any" })).toBe(false)
       expect((yield* campaignStatus("run")).total).toBe(2)
-      expect(yield* store.discard("c1")).toBe(true)
-      expect(Option.isNone(yield* store.get("c1"))).toBe(true)
+      yield* store.create({ id: "c4", template: TEMPLATE, batchSize: 100, now: T0, token: "tok-c4" })
+      expect(yield* store.discard({ campaignId: "c4", token: "another create's" })).toBe(false)
+      expect(Option.isSome(yield* store.get("c4"))).toBe(true)
+      expect(yield* store.discard({ campaignId: "c4", token: "tok-c4" })).toBe(true)
+      expect(Option.isNone(yield* store.get("c4"))).toBe(true)
+    }))
+
+    // Every email of a campaign's ledger, once started: its batches leased one by one.
+    const ledgerEmails = (id: string) =>
+      Effect.gen(function*() {
+        const store = yield* CampaignStore
+        yield* store.transition(id, { from: ["draft"], to: "running", now: T0 })
+        const row = Option.getOrThrow(yield* store.get(id))
+        const emails: Array<string> = []
+        for (let batch = 1; batch <= row.batches; batch++) emails.push(...(yield* leased(id, batch, T0)).map((m) => m.email))
+        return emails
+      })
+
+    test("a create replaced while it writes its recipients writes nothing more and is refused: the list kept is the other create's alone", Effect.gen(function*() {
+      const written = yield* Deferred.make<void>()
+      const gate = yield* Deferred.make<void>()
+      // 1,100 recipients in (chunks of 500: the first is written once the second is read), then it waits.
+      const first = recipients(1_200, "a")
+      const slow = Stream.fromIterable(first.slice(0, 1_100)).pipe(
+        Stream.concat(Stream.drain(Stream.fromEffect(Effect.zipRight(Deferred.succeed(written, undefined), Deferred.await(gate))))),
+        Stream.concat(Stream.fromIterable(first.slice(1_100)))
+      )
+      const replaced = yield* Effect.fork(createCampaign({ id: "c1", template: TEMPLATE, recipients: slow, replace: true }))
+      yield* Deferred.await(written)
+      const other = new CampaignTemplate({ ...TEMPLATE, subject: "The other one" })
+      const kept = yield* createCampaign({ id: "c1", template: other, recipients: Stream.fromIterable(recipients(300, "b")), replace: true })
+      expect(kept).toMatchObject({ state: "draft", total: 300 })
+      yield* Deferred.succeed(gate, undefined)
+      const refused = yield* Effect.flip(Fiber.join(replaced))
+      expect(refused).toMatchObject({ _tag: "CampaignExists", campaignId: "c1", superseded: true })
+      expect(refused.message).toContain("replaced by another create")
+      const store = yield* CampaignStore
+      const row = Option.getOrThrow(yield* store.get("c1"))
+      expect(row).toMatchObject({ sealed: true, total: 300, batches: 3 })
+      expect(row.template.subject).toBe("The other one")
+      expect(yield* ledgerEmails("c1")).toEqual(recipients(300, "b").map((r) => r.email))
+    }))
+
+    test("six creates replacing one draft at once: the list kept is exactly one create's, which answered it; each other one answered its own or was refused as replaced", Effect.gen(function*() {
+      const lists = Array.from({ length: 6 }, (_, i) => recipients(1_100, `p${i}-`))
+      // Each create's recipients come a few at a time, so that the creates' writes interleave.
+      const trickle = (list: ReadonlyArray<Recipient>) =>
+        Stream.fromIterable(list).pipe(Stream.rechunk(100), Stream.mapChunksEffect((chunk) => Effect.as(Effect.yieldNow(), chunk)))
+      // Each starts a few hundred recipients after the one before it: most replace a draft another is still writing.
+      const outcomes = yield* Effect.all(
+        lists.map((list, i) =>
+          Effect.zipRight(
+            Effect.repeatN(Effect.yieldNow(), i * 7),
+            Effect.either(createCampaign({ id: "c1", template: TEMPLATE, recipients: trickle(list), replace: true }))
+          )
+        ),
+        { concurrency: "unbounded" }
+      )
+      // A create that answered may already have been replaced by the next one: its status is then that one's.
+      for (const outcome of outcomes) {
+        if (outcome._tag === "Left") expect(outcome.left).toMatchObject({ _tag: "CampaignExists", superseded: true })
+        else expect(outcome.right).toMatchObject({ id: "c1" })
+      }
+      const emails = yield* ledgerEmails("c1")
+      const prefixes = new Set(emails.map((email) => email.split("-")[0]))
+      expect(prefixes.size).toBe(1)
+      const winner = Number([...prefixes][0]!.slice(1))
+      expect(emails).toEqual(lists[winner]!.map((r) => r.email))
+      expect(outcomes[winner]!._tag).toBe("Right")
     }))
 
     test("a campaign that ever started is never replaced: running, paused and completed are 409 and keep their ledger", Effect.gen(function*() {
@@ -109,7 +178,7 @@ export const campaignStoreConformance = (name: string, makeLayer: () => Layer.La
       const members = yield* leased("done", 1, T0, "tok")
       yield* store.record("done", 1, "tok", sentAll(members), T0)
       expect(yield* replace("done")).toMatchObject({ _tag: "CampaignExists", state: "completed" })
-      expect(Option.isNone(yield* store.replace({ id: "run", template: TEMPLATE, batchSize: 100, now: T0 }))).toBe(true)
+      expect(Option.isNone(yield* store.replace({ id: "run", template: TEMPLATE, batchSize: 100, now: T0, token: "tok" }))).toBe(true)
       for (const id of ["run", "pau", "done"]) expect((yield* campaignStatus(id)).total).toBe(10)
       expect((yield* campaignStatus("done")).sent).toBe(10)
     }))
