@@ -182,7 +182,7 @@ const warm = async (options: Record<Kind, WorkerOptions>, persist: string) => {
     // Each round runs every Worker back to back: a round's ratio is untouched by the
     // machine's speed drifting between rounds, which a ratio of medians is not.
     const roundRatios = perWebhook.example.map((example, round) => example / perWebhook.handwritten[round]!)
-    return { ...medians(perWebhook), roundRatio: median(roundRatios) }
+    return { perWebhook: medians(perWebhook), roundRatio: median(roundRatios) }
   } finally {
     await workerd.mf.dispose()
   }
@@ -338,40 +338,52 @@ const bundleFigures = (bundles: Bundles) => [
   )
 ]
 
+/** Each Worker's figure keys begin with its prefix, and its figures' labels with its name. */
+const PREFIX: Record<Kind, string> = {
+  example: "worker",
+  handwritten: "handwrittenWorker",
+  minimal: "minimalEffectWorker",
+  floor: "platformFloorWorker"
+}
+const NAME: Record<Kind, string> = {
+  example: "example Worker",
+  handwritten: "hand-written Worker",
+  minimal: "minimal Effect Worker",
+  floor: "platform floor Worker"
+}
+
+/**
+ * One measure as a figure per Worker in `values` (`<prefix><measure>`), in its order: the
+ * example's labelled `label`, each other "<its name>, the same".
+ */
+const perWorker = <K extends Kind>(measure: string, label: string, values: Record<K, number>, unit: string) =>
+  (Object.keys(values) as Array<K>).map((kind) =>
+    figure(`${PREFIX[kind]}${measure}`, kind === "example" ? label : `${NAME[kind]}, the same`, values[kind], unit)
+  )
+
 /**
  * The callgrind counts as figures: the example's, the minimal Effect Worker's and the
- * platform floor's, first webhook and module evaluation.
+ * platform floor's, first webhook, module evaluation and compile alone.
  */
 const instructionFigures = (instructions: NonNullable<Awaited<ReturnType<typeof counted>>>) => [
-  figure(
-    "workerFirstRequestInstructions",
+  ...perWorker(
+    "FirstRequestInstructions",
     `example Worker, instructions of a fresh isolate's first webhook (workerd under callgrind; target <= the minimal Effect Worker's + 15 ms' worth)`,
-    instructions.first.example,
+    instructions.first,
     "instr"
   ),
-  figure("minimalEffectWorkerFirstRequestInstructions", "minimal Effect Worker, the same", instructions.first.minimal, "instr"),
-  figure(
-    "platformFloorWorkerFirstRequestInstructions",
-    "platform floor Worker (HttpRouter, D1Client, layer per isolate), the same",
-    instructions.first.floor,
-    "instr"
-  ),
-  figure(
-    "workerModuleEvalInstructions",
+  ...perWorker(
+    "ModuleEvalInstructions",
     "example bundle's import() in Node under callgrind, less an empty module's (target <= 1.5x the minimal Effect Worker's)",
-    instructions.eval.example,
+    instructions.eval,
     "instr"
   ),
-  figure("minimalEffectWorkerModuleEvalInstructions", "minimal Effect Worker's import(), the same", instructions.eval.minimal, "instr"),
-  figure("platformFloorWorkerModuleEvalInstructions", "platform floor Worker's import(), the same", instructions.eval.floor, "instr"),
-  figure(
-    "workerModuleCompileInstructions",
+  ...perWorker(
+    "ModuleCompileInstructions",
     "example bundle compiled as an ES module in Node, not evaluated, less an empty module's (its parse: follows the code shipped)",
-    instructions.compile.example,
+    instructions.compile,
     "instr"
   ),
-  figure("minimalEffectWorkerModuleCompileInstructions", "minimal Effect Worker's bundle, the same", instructions.compile.minimal, "instr"),
-  figure("platformFloorWorkerModuleCompileInstructions", "platform floor Worker's bundle, the same", instructions.compile.floor, "instr"),
   // The example's bundle holds every module of the floor's but the floor's own 2 KB, so
   // its import() cannot cost less than its own compile plus the floor's evaluation: the
   // least it could reach were hookgate's global scope to do nothing at all.
@@ -426,40 +438,30 @@ const run = async () => {
     const countedFigures = instructions === undefined ? [] : instructionFigures(instructions)
     const n = `${ROUNDS} x ${PER_ROUND} webhooks each, median round`
     return [
-      figure("workerWebhookCpuMs", `example Worker, workerd CPU per webhook, warm (${n})`, cpu.example, "ms"),
-      figure("handwrittenWorkerWebhookCpuMs", "hand-written Worker, the same", cpu.handwritten, "ms"),
-      figure("minimalEffectWorkerWebhookCpuMs", "minimal Effect Worker, the same", cpu.minimal, "ms"),
-      figure("platformFloorWorkerWebhookCpuMs", "platform floor Worker, the same", cpu.floor, "ms"),
+      ...perWorker("WebhookCpuMs", `example Worker, workerd CPU per webhook, warm (${n})`, cpu.perWebhook, "ms"),
       figure(
         "workerWebhookCpuRoundRatio",
         "example / hand-written Worker, warm, median of the per-round ratios (each round runs both back to back)",
         cpu.roundRatio,
         "x"
       ),
-      figure(
-        "workerFirstRequestCpuMs",
+      ...perWorker(
+        "FirstRequestCpuMs",
         `example Worker, CPU of a fresh isolate's first webhook (median of ${FIRST_SAMPLES}; ${
           (firsts.first.example - firsts.first.minimal).toFixed(1)
-        } ms over the minimal Effect Worker, target <= 15)`,
-        firsts.first.example,
+        } ms over the minimal Effect Worker, target <= 15; the platform floor ${
+          (firsts.first.floor - firsts.first.minimal).toFixed(1)
+        } ms over it)`,
+        firsts.first,
         "ms"
       ),
-      figure("handwrittenWorkerFirstRequestCpuMs", "hand-written Worker, the same", firsts.first.handwritten, "ms"),
-      figure("minimalEffectWorkerFirstRequestCpuMs", "minimal Effect Worker, the same", firsts.first.minimal, "ms"),
-      figure(
-        "platformFloorWorkerFirstRequestCpuMs",
-        `platform floor Worker, the same (${(firsts.first.floor - firsts.first.minimal).toFixed(1)} ms over the minimal Effect Worker)`,
-        firsts.first.floor,
+      ...perWorker("StartupCpuMs", "workerd start-up CPU with the example Worker (spawn to ready)", firsts.startup, "ms"),
+      ...perWorker(
+        "ModuleEvalMs",
+        `example bundle's import() in Node, CPU (median of ${EVAL_SAMPLES}; target <= 1.5x the minimal Effect Worker's)`,
+        evals,
         "ms"
       ),
-      figure("workerStartupCpuMs", "workerd start-up CPU with the example Worker (spawn to ready)", firsts.startup.example, "ms"),
-      figure("handwrittenWorkerStartupCpuMs", "workerd start-up CPU with the hand-written Worker", firsts.startup.handwritten, "ms"),
-      figure("minimalEffectWorkerStartupCpuMs", "workerd start-up CPU with the minimal Effect Worker", firsts.startup.minimal, "ms"),
-      figure("platformFloorWorkerStartupCpuMs", "workerd start-up CPU with the platform floor Worker", firsts.startup.floor, "ms"),
-      figure("workerModuleEvalMs", `example bundle's import() in Node, CPU (median of ${EVAL_SAMPLES}; target <= 1.5x the minimal Effect Worker's)`, evals.example, "ms"),
-      figure("handwrittenWorkerModuleEvalMs", "hand-written Worker's import() in Node, CPU", evals.handwritten, "ms"),
-      figure("minimalEffectWorkerModuleEvalMs", "minimal Effect Worker's import() in Node, CPU", evals.minimal, "ms"),
-      figure("platformFloorWorkerModuleEvalMs", "platform floor Worker's import() in Node, CPU", evals.floor, "ms"),
       ...bundleFigures(bundles),
       figure("workerBundleGzipBytes", "example bundle, gzipped", gzipSync(bundles.example.contents).length, "bytes"),
       ...countedFigures

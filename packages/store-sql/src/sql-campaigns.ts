@@ -32,12 +32,16 @@ export const makeSqlCampaignStore = Effect.gen(function*() {
         } FROM json_each(${json})) AS r`
     })
 
-  // The campaign is still the draft `draft`'s create is writing (no other create replaced it).
-  // On Postgres the row is read FOR SHARE: a replace committing meanwhile (it holds the row)
-  // is waited for and its token seen, and a replace that comes after waits for this write, so
-  // its delete sees these rows. SQLite and D1 run one write at a time.
-  const isDraft = ({ campaignId, token }: CampaignDraft) => {
-    const draftRow = sql`SELECT 1 FROM hookgate_campaigns WHERE campaign_id = ${campaignId} AND state = 'draft' AND draft_token = ${token}`
+  // The campaign row is still the draft `draft`'s create is writing (no other create replaced it).
+  const ownDraft = ({ campaignId, token }: CampaignDraft) =>
+    sql`campaign_id = ${campaignId} AND state = 'draft' AND draft_token = ${token}`
+
+  // The same, from a statement on the recipients. On Postgres the row is read FOR SHARE: a
+  // replace committing meanwhile (it holds the row) is waited for and its token seen, and a
+  // replace that comes after waits for this write, so its delete sees these rows. SQLite and
+  // D1 run one write at a time.
+  const isDraft = (draft: CampaignDraft) => {
+    const draftRow = sql`SELECT 1 FROM hookgate_campaigns WHERE ${ownDraft(draft)}`
     return sql.onDialectOrElse({ pg: () => sql`EXISTS (${draftRow} FOR SHARE)`, orElse: () => sql`EXISTS (${draftRow})` })
   }
 
@@ -109,8 +113,7 @@ WHERE campaign_id = ${id} AND state = 'draft' RETURNING *`,
     discard: (draft) =>
       atomic.run([
         sql`DELETE FROM hookgate_campaign_recipients WHERE campaign_id = ${draft.campaignId} AND ${isDraft(draft)}`,
-        sql`DELETE FROM hookgate_campaigns WHERE campaign_id = ${draft.campaignId} AND state = 'draft'
-  AND draft_token = ${draft.token} RETURNING campaign_id`
+        sql`DELETE FROM hookgate_campaigns WHERE ${ownDraft(draft)} RETURNING campaign_id`
       ]).pipe(
         Effect.map(([, deleted]) => (deleted?.length ?? 0) > 0),
         unavailable("campaign.discard")
@@ -129,7 +132,7 @@ WHERE campaign_id = ${id} AND state = 'draft' RETURNING *`,
   total = (SELECT COUNT(*) FROM hookgate_campaign_recipients WHERE campaign_id = ${draft.campaignId}),
   batches = ((SELECT COUNT(*) FROM hookgate_campaign_recipients WHERE campaign_id = ${draft.campaignId}) + batch_size - 1) / batch_size,
   updated_at = ${now}
-WHERE campaign_id = ${draft.campaignId} AND state = 'draft' AND draft_token = ${draft.token} RETURNING *`
+WHERE ${ownDraft(draft)} RETURNING *`
       ]).pipe(
         Effect.map((answers) => Option.map(Option.fromNullable(answers[answers.length - 1]?.[0]), decodeCampaign)),
         unavailable("campaign.seal")

@@ -81,6 +81,15 @@ export interface CampaignDraft {
   readonly token: string
 }
 
+/** What `create` and `replace` write on a draft: its template and batch size, and the token of the create writing it. */
+export interface DraftTerms {
+  readonly id: string
+  readonly template: CampaignTemplate
+  readonly batchSize: number
+  readonly now: number
+  readonly token: string
+}
+
 /** The result of sending to one member, recorded with the batch's token. */
 export interface MemberResult {
   readonly seq: number
@@ -107,13 +116,7 @@ export interface CampaignStoreShape {
    * answers the existing row (`created: false`) unchanged.
    */
   readonly create: (
-    campaign: {
-      readonly id: string
-      readonly template: CampaignTemplate
-      readonly batchSize: number
-      readonly now: number
-      readonly token: string
-    }
+    campaign: DraftTerms
   ) => Effect.Effect<{ readonly created: boolean; readonly campaign: CampaignRow }, StoreUnavailable>
   /**
    * One atomic step, only while the campaign is a draft: its template and batch size become
@@ -123,13 +126,7 @@ export interface CampaignStoreShape {
    * None when there is no such campaign or it is past its draft (nothing changed).
    */
   readonly replace: (
-    campaign: {
-      readonly id: string
-      readonly template: CampaignTemplate
-      readonly batchSize: number
-      readonly now: number
-      readonly token: string
-    }
+    campaign: DraftTerms
   ) => Effect.Effect<Option.Option<CampaignRow>, StoreUnavailable>
   /**
    * One atomic step, only while the campaign is a draft carrying the draft's token: deletes

@@ -101,14 +101,15 @@ export const createCampaign = <E, R>(input: CreateCampaignInput<E, R>) =>
     // This create's own mark on the draft: a create that replaces it meanwhile sets its own,
     // and every write below then changes nothing (a list is never a mix of two creates').
     const draft = { campaignId: id, token: crypto.randomUUID() }
-    const { campaign, created } = yield* store.create({ id, template, batchSize: options.batchSize, now, token: draft.token })
+    const terms = { id, template, batchSize: options.batchSize, now, token: draft.token }
+    const { campaign, created } = yield* store.create(terms)
     const refuse = (state: CampaignState, superseded = false) =>
       Effect.flatMap(store.counts(id), (counts) =>
         new CampaignExists({ campaignId: id, state: shownState(state, counts), ...(superseded ? { superseded } : {}) }))
     if (!created) {
       if (input.replace !== true) return yield* refuse(campaign.state)
       // One atomic step, only while it is a draft: a start that won the race keeps its campaign.
-      const replaced = yield* store.replace({ id, template, batchSize: options.batchSize, now, token: draft.token })
+      const replaced = yield* store.replace(terms)
       if (Option.isNone(replaced)) {
         const current = yield* store.get(id)
         return yield* refuse(Option.match(current, { onNone: () => campaign.state, onSome: (row) => row.state }))
